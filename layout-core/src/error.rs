@@ -1,0 +1,391 @@
+//! Errors as values: a kind, the byte range of the offending text, and the
+//! numbers that explain it. No allocation: messages are formatted on demand.
+
+use core::fmt;
+
+/// A byte range `start..end` in the parsed text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Span {
+    /// First byte.
+    pub start: u32,
+    /// One past the last byte.
+    pub end: u32,
+}
+
+impl Span {
+    /// The empty span used for values that were not parsed from text.
+    pub const NONE: Span = Span { start: 0, end: 0 };
+
+    /// A span from `start` to `end` (byte offsets).
+    pub const fn new(start: usize, end: usize) -> Span {
+        Span {
+            start: start as u32,
+            end: end as u32,
+        }
+    }
+
+    /// The smallest span covering both.
+    pub const fn join(self, other: Span) -> Span {
+        Span {
+            start: if self.start < other.start {
+                self.start
+            } else {
+                other.start
+            },
+            end: if self.end > other.end {
+                self.end
+            } else {
+                other.end
+            },
+        }
+    }
+
+    /// `start..end` as a `usize` range.
+    pub const fn range(self) -> core::ops::Range<usize> {
+        self.start as usize..self.end as usize
+    }
+}
+
+/// What went wrong. Each validation rule has its own kind; the numbers that
+/// explain a particular error are in [`Error::values`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    // --- lexical and syntax errors -------------------------------------
+    /// The text is empty (or only whitespace and comments).
+    Empty,
+    /// A `/*` comment has no closing `*/`.
+    UnterminatedComment,
+    /// A character that cannot start any token (a lone `<`, `.`, `=`, ...).
+    InvalidCharacter,
+    /// An integer literal outside `i64` (XLA silently wraps these).
+    IntegerOutOfRange,
+    /// A specific token was expected; [`Error::expected`] names it.
+    Expected,
+    /// An identifier that is not an element type.
+    UnknownElementType,
+    /// Text after a complete shape.
+    ExtraContent,
+    /// An identifier inside a layout that is not an attribute letter.
+    UnknownAttribute,
+    /// A layout attribute out of the order `D T L # * E S SC P M`, or repeated.
+    AttributeOrder,
+    /// A `D(...)` entry that is not `D`, `C`, `S` or `H` (with optional `+`, `~`).
+    InvalidDimLevelType,
+    /// `#(t)` or `*(t)` naming a type that is not `u1`..`u64`.
+    ExpectedUnsignedType,
+    /// `token`/`opaque` written with dimensions (`token[3]`).
+    NonArrayWithDimensions,
+    /// A layout on `token[]`/`opaque[]`.
+    NonArrayWithLayout,
+    /// `b(...)` around something that is not an array.
+    BufferOfNonArray,
+    /// Tuples nested deeper than [`crate::MAX_DEPTH`].
+    NestingTooDeep,
+    /// More dims, tiles, tile entries or split configs than the fixed capacity.
+    CapacityExceeded,
+    /// A shape of another kind was required (for example an array).
+    NotAnArray,
+    // --- dimensions -----------------------------------------------------
+    /// A static dimension below zero.
+    NegativeDimension,
+    /// A `<=N` bound below zero.
+    NegativeBound,
+    /// The product of the dimensions does not fit in `i64`.
+    ElementCountOverflow,
+    /// Elements times element bytes does not fit in `i64`.
+    ByteSizeOverflow,
+    /// The tiled, padded allocation does not fit in `i64`.
+    AllocationOverflow,
+    // --- minor_to_major ---------------------------------------------------
+    /// `minor_to_major` has a different length than the rank.
+    MinorToMajorLength,
+    /// A `minor_to_major` entry outside `0..rank`.
+    MinorToMajorOutOfRange,
+    /// A `minor_to_major` entry repeated.
+    MinorToMajorDuplicate,
+    // --- tiles -------------------------------------------------------------
+    /// `T()`: a tile with no entries.
+    EmptyTile,
+    /// A tile entry equal to 0.
+    ZeroTileEntry,
+    /// A negative tile entry (XLA aborts on these).
+    NegativeTileEntry,
+    /// A `*` as the last entry of a tile: nothing more minor to combine with.
+    TrailingCombine,
+    // --- other attributes ---------------------------------------------------
+    /// `L(n)` with `n < 1`.
+    TailPaddingNotPositive,
+    /// `E(n)` with `n < 0`.
+    NegativeElementSize,
+    /// `S(n)` outside `0..=127`.
+    MemorySpaceOutOfRange,
+    /// `M(n)` with `n < 0`.
+    NegativeMetadataPrefix,
+    /// `SC(d:...)` naming a physical dimension outside `0..rank`.
+    SplitDimensionOutOfRange,
+    /// `#(...)`, `*(...)` or `P(...)`: sparse layouts are not supported.
+    SparseLayout,
+    // --- legacy padding -------------------------------------------------------
+    /// `padded_dimensions` has a different length than the rank.
+    PaddingLength,
+    /// A padded dimension smaller than the dimension.
+    PaddingTooSmall,
+    // --- index math -------------------------------------------------------------
+    /// An index of the wrong length.
+    IndexRank,
+    /// An index entry at or past its dimension.
+    IndexOutOfBounds,
+    /// The layout has `?` dimensions, so it has no static size.
+    UnboundedDimension,
+    /// A dimension number outside `-rank..rank`.
+    DimensionNumberOutOfRange,
+}
+
+/// A parse, validation or index error: kind, span, numbers.
+///
+/// ```
+/// use layout_core::{parse, ErrorKind};
+/// let err = parse("f32[2,3]{2,0}").unwrap_err();
+/// assert_eq!(err.kind(), ErrorKind::MinorToMajorOutOfRange);
+/// assert_eq!(&"f32[2,3]{2,0}"[err.span().range()], "2");
+/// assert_eq!(
+///     err.to_string(),
+///     "minor_to_major entry 2 is out of range for rank 2 (entries must be 0..=1)"
+/// );
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Error {
+    kind: ErrorKind,
+    span: Span,
+    values: [i64; 3],
+    expected: &'static str,
+}
+
+impl Error {
+    /// An error of `kind` at `span` with up to three explanatory numbers.
+    pub const fn new(kind: ErrorKind, span: Span, values: [i64; 3]) -> Error {
+        Error {
+            kind,
+            span,
+            values,
+            expected: "",
+        }
+    }
+
+    pub(crate) const fn expected(what: &'static str, span: Span) -> Error {
+        Error {
+            kind: ErrorKind::Expected,
+            span,
+            values: [0; 3],
+            expected: what,
+        }
+    }
+
+    /// The rule that failed.
+    pub const fn kind(&self) -> ErrorKind {
+        self.kind
+    }
+
+    /// The byte range of the offending text (empty for values built in code).
+    pub const fn span(&self) -> Span {
+        self.span
+    }
+
+    /// The numbers behind the message; their meaning depends on the kind.
+    pub const fn values(&self) -> [i64; 3] {
+        self.values
+    }
+
+    /// For [`ErrorKind::Expected`], what was expected.
+    pub const fn expected_token(&self) -> &'static str {
+        self.expected
+    }
+
+    /// The same error at another span.
+    pub const fn with_span(mut self, span: Span) -> Error {
+        self.span = span;
+        self
+    }
+
+    /// A short name of the rule, as used in compile errors (`minor_to_major`,
+    /// `tile`, `memory space`, ...).
+    pub const fn rule(&self) -> &'static str {
+        use ErrorKind::*;
+        match self.kind {
+            Empty | UnterminatedComment | InvalidCharacter | Expected | ExtraContent
+            | UnknownAttribute | InvalidDimLevelType | ExpectedUnsignedType => "syntax",
+            IntegerOutOfRange => "integer range",
+            UnknownElementType => "element type",
+            AttributeOrder => "attribute order",
+            NonArrayWithDimensions | NonArrayWithLayout | BufferOfNonArray | NotAnArray => {
+                "shape kind"
+            }
+            NestingTooDeep | CapacityExceeded => "capacity",
+            NegativeDimension | NegativeBound => "dimension",
+            ElementCountOverflow | ByteSizeOverflow | AllocationOverflow => "size overflow",
+            MinorToMajorLength | MinorToMajorOutOfRange | MinorToMajorDuplicate => "minor_to_major",
+            EmptyTile | ZeroTileEntry | NegativeTileEntry | TrailingCombine => "tile",
+            TailPaddingNotPositive => "tail padding L(n)",
+            NegativeElementSize => "element size E(n)",
+            MemorySpaceOutOfRange => "memory space S(n)",
+            NegativeMetadataPrefix => "metadata prefix M(n)",
+            SplitDimensionOutOfRange => "split config SC(...)",
+            SparseLayout => "sparse layout",
+            PaddingLength | PaddingTooSmall => "padded_dimensions",
+            IndexRank | IndexOutOfBounds => "index",
+            UnboundedDimension => "unbounded dimension",
+            DimensionNumberOutOfRange => "dimension number",
+        }
+    }
+
+    /// A hint on how to fix the problem, where one helps.
+    pub const fn help(&self) -> Option<&'static str> {
+        use ErrorKind::*;
+        Some(match self.kind {
+            AttributeOrder => "layout attributes go in the order D T L # * E S SC P M, each at most once",
+            MinorToMajorLength | MinorToMajorOutOfRange | MinorToMajorDuplicate => {
+                "minor_to_major lists every dimension number exactly once, most minor first; {1,0} is row-major for rank 2"
+            }
+            TrailingCombine => "`*` merges a dimension into the next more minor one; end the tile with a size",
+            NegativeTileEntry | ZeroTileEntry => "tile entries are positive sizes or `*`",
+            EmptyTile => "write at least one entry, e.g. T(8,128)",
+            MemorySpaceOutOfRange => "S(0) is device memory, S(1) fast memory, S(5) host memory",
+            SparseLayout => "#(..), *(..) and P(..) only describe sparse arrays, which XLA no longer has",
+            NonArrayWithDimensions => "write `token[]` or `opaque[]`",
+            UnknownElementType => "element types are pred, s1..s64, u1..u64, f16, bf16, f32, f64, f8*, f4e2m1fn, c64, c128, token, opaque",
+            TailPaddingNotPositive => "L(1) means no tail padding",
+            _ => return None,
+        })
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use ErrorKind::*;
+        let [a, b, c] = self.values;
+        match self.kind {
+            Empty => write!(f, "expected a shape, found nothing"),
+            UnterminatedComment => write!(f, "unterminated `/*` comment"),
+            InvalidCharacter => write!(f, "unexpected character"),
+            IntegerOutOfRange => write!(f, "integer does not fit in i64 (XLA would wrap it)"),
+            Expected => write!(f, "expected {}", self.expected),
+            UnknownElementType => write!(f, "unknown element type"),
+            ExtraContent => write!(f, "extra content after the shape"),
+            UnknownAttribute => write!(
+                f,
+                "unknown layout attribute (expected one of D T L # * E S SC P M)"
+            ),
+            AttributeOrder => write!(f, "layout attribute out of order or repeated"),
+            InvalidDimLevelType => write!(f, "expected a dimension level type (D, C, S or H)"),
+            ExpectedUnsignedType => write!(f, "expected an unsigned integer type (u1..u64)"),
+            NonArrayWithDimensions => {
+                write!(f, "token and opaque shapes take no dimensions, found {a}")
+            }
+            NonArrayWithLayout => write!(f, "token and opaque shapes take no layout"),
+            BufferOfNonArray => write!(f, "a buffer b(...) must hold an array shape"),
+            NestingTooDeep => write!(f, "shapes nested deeper than {a} levels"),
+            CapacityExceeded => write!(
+                f,
+                "{} {b} exceeds this crate's capacity of {c}",
+                capacity_name(a)
+            ),
+            NotAnArray => write!(f, "expected an array shape"),
+            NegativeDimension => write!(f, "dimension {a} has negative size {b}"),
+            NegativeBound => write!(f, "dimension {a} has negative bound {b}"),
+            ElementCountOverflow => {
+                write!(f, "element count overflows i64 (dimension {a} of size {b})")
+            }
+            ByteSizeOverflow => write!(f, "{a} elements of {b} bytes overflow i64"),
+            AllocationOverflow => write!(f, "the tiled allocation overflows i64"),
+            MinorToMajorLength => write!(
+                f,
+                "minor_to_major has {a} entries but the shape has rank {b}"
+            ),
+            MinorToMajorOutOfRange => {
+                if b == 0 {
+                    write!(
+                        f,
+                        "minor_to_major entry {a} is out of range for rank 0 (no entries allowed)"
+                    )
+                } else {
+                    write!(f, "minor_to_major entry {a} is out of range for rank {b} (entries must be 0..={})", b - 1)
+                }
+            }
+            MinorToMajorDuplicate => write!(
+                f,
+                "minor_to_major lists dimension {a} twice (positions {b} and {c})"
+            ),
+            EmptyTile => write!(f, "tile {a} is empty"),
+            ZeroTileEntry => write!(f, "tile {a} entry {b} is 0; tile sizes must be at least 1"),
+            NegativeTileEntry => write!(
+                f,
+                "tile {a} entry {b} is negative ({c}); tile sizes must be at least 1"
+            ),
+            TrailingCombine => write!(
+                f,
+                "tile {a} ends with `*`, which has no more minor dimension to combine with"
+            ),
+            TailPaddingNotPositive => {
+                write!(f, "L({a}): tail padding alignment must be at least 1")
+            }
+            NegativeElementSize => write!(f, "E({a}): element size in bits must be at least 0"),
+            MemorySpaceOutOfRange => write!(f, "S({a}): memory space must be in 0..=127"),
+            NegativeMetadataPrefix => write!(f, "M({a}): metadata prefix bytes must be at least 0"),
+            SplitDimensionOutOfRange => write!(
+                f,
+                "SC({a}:...): split dimension {a} is out of range for rank {b}"
+            ),
+            SparseLayout => write!(f, "sparse layouts are not supported ({})", sparse_name(a)),
+            PaddingLength => write!(
+                f,
+                "padded_dimensions has {a} entries but the shape has rank {b}"
+            ),
+            PaddingTooSmall => write!(
+                f,
+                "padded dimension {a} is {b}, smaller than the dimension size {c}"
+            ),
+            IndexRank => write!(f, "index has {a} entries but the shape has rank {b}"),
+            IndexOutOfBounds => write!(
+                f,
+                "index {b} is out of bounds for dimension {a} of size {c}"
+            ),
+            UnboundedDimension => write!(
+                f,
+                "dimension {a} is unbounded (`?`), so the layout has no static size"
+            ),
+            DimensionNumberOutOfRange => {
+                write!(f, "dimension number {a} is out of range for rank {b}")
+            }
+        }
+    }
+}
+
+/// What a [`ErrorKind::CapacityExceeded`] error counts (its first value).
+pub(crate) mod capacity {
+    pub const RANK: i64 = 0;
+    pub const TILES: i64 = 1;
+    pub const TILE_ENTRIES: i64 = 2;
+    pub const SPLIT_CONFIGS: i64 = 3;
+    pub const SPLIT_INDICES: i64 = 4;
+}
+
+fn capacity_name(what: i64) -> &'static str {
+    match what {
+        capacity::RANK => "rank",
+        capacity::TILES => "number of tiles",
+        capacity::TILE_ENTRIES => "number of tile entries",
+        capacity::SPLIT_CONFIGS => "number of split configs",
+        _ => "number of split indices",
+    }
+}
+
+fn sparse_name(what: i64) -> &'static str {
+    match what {
+        0 => "index type #(..)",
+        1 => "pointer type *(..)",
+        _ => "physical shape P(..)",
+    }
+}
+
+impl core::error::Error for Error {}
