@@ -314,7 +314,7 @@ impl core::hash::Hash for SourceMap {
 /// assert_eq!(l.memory_space(), 1);
 /// assert_eq!(l.to_string(), "{3,2,0,1:T(8,128)(2,1)S(1)}");
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Layout {
     pub(crate) m2m: [i64; MAX_RANK],
     pub(crate) m2m_len: u8,
@@ -844,7 +844,7 @@ impl LegacyPadding {
 /// assert_eq!(s.size_in_bytes(), Ok(96));
 /// assert_eq!(s.to_string(), "f32[3,5]{1,0:T(2,2)}");
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct ArrayShape {
     pub(crate) element_type: ElementType,
     pub(crate) dims: [Dim; MAX_RANK],
@@ -1125,5 +1125,28 @@ impl Shape<'_> {
             Shape::Array(a) => Some(a),
             _ => None,
         }
+    }
+}
+
+/// Debug output is the canonical text (plus legacy padding, if any), which
+/// is what one wants to read in a failing test.
+impl core::fmt::Debug for ArrayShape {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "ArrayShape({self})")?;
+        if let Some(p) = &self.padding {
+            write!(
+                f,
+                " padded to {:?} with {}",
+                p.padded_dimensions(self.rank()),
+                p.value.name()
+            )?;
+        }
+        Ok(())
+    }
+}
+
+impl core::fmt::Debug for Layout {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "Layout({self})")
     }
 }
