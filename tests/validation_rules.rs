@@ -206,16 +206,52 @@ const CASES: &[(&str, ErrorKind, &str, &str)] = &[
         "S(-1): memory space must be in 0..=127",
     ),
     (
-        "f32[2]{0:M(-8)}",
-        ErrorKind::NegativeMetadataPrefix,
-        "M(-8)",
-        "M(-8): metadata prefix bytes must be at least 0",
-    ),
-    (
         "pred[3,4]{1,0:SC(2:1)}",
         ErrorKind::SplitDimensionOutOfRange,
         "(2:1)",
         "SC(2:...): split dimension 2 is out of range for rank 2",
+    ),
+    (
+        "f32[2,3]{1,0:SC(1:1)(1:2)}",
+        ErrorKind::SplitDimensionDuplicate,
+        "(1:2)",
+        "SC(1:...): physical dimension 1 is split twice",
+    ),
+    (
+        "f32[2]{0:SC(0:1,1)}",
+        ErrorKind::SplitIndicesNotIncreasing,
+        "(0:1,1)",
+        "SC(0:...): split index 1 follows 1; indices must be positive and strictly increasing",
+    ),
+    (
+        "f32[2]{0:SC(0:0)}",
+        ErrorKind::SplitIndicesNotIncreasing,
+        "(0:0)",
+        "SC(0:...): split index 0 follows 0; indices must be positive and strictly increasing",
+    ),
+    (
+        "f32[4,3]{0,1:SC(0:3)}",
+        ErrorKind::SplitIndexOutOfBounds,
+        "(0:3)",
+        "SC(0:...): split index 3 is out of bounds for a dimension of size 3",
+    ),
+    (
+        "f32[?,4]{1,0:SC(0:2)}",
+        ErrorKind::SplitIndexOutOfBounds,
+        "(0:2)",
+        "SC(0:...): split index 2 cannot split an unbounded (`?`) dimension",
+    ),
+    (
+        "b(f32[2]{0:T(2)})",
+        ErrorKind::BufferTiled,
+        "T(2)",
+        "a buffer b(...) cannot hold a tiled array",
+    ),
+    (
+        "b(f32[<=2])",
+        ErrorKind::BufferDynamic,
+        "<=2",
+        "a buffer b(...) cannot hold an array with dynamic (`<=N` or `?`) dimensions",
     ),
     (
         "f32[2]{0:#(u32)}",
@@ -312,6 +348,10 @@ fn accepted_edge_cases_from_decisions() {
         "pred[123,456]{1,0:SC(1:50,200)}",
         "f32[?]",
         "s4[]{:T(256)E(4)}",
+        "f32[2]{0:M(-1)}",
+        "f32[<=3,4]{1,0:SC(0:2)}",
+        "f32[4,3]{0,1:SC(0:2)}",
+        "b(f32[2]{0:L(2)E(4)S(1)SC(0:1)M(2)})",
     ] {
         assert!(parse(ok).is_ok(), "{ok}: {:?}", parse(ok));
     }

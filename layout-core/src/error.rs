@@ -120,10 +120,18 @@ pub enum ErrorKind {
     NegativeElementSize,
     /// `S(n)` outside `0..=127`.
     MemorySpaceOutOfRange,
-    /// `M(n)` with `n < 0`.
-    NegativeMetadataPrefix,
     /// `SC(d:...)` naming a physical dimension outside `0..rank`.
     SplitDimensionOutOfRange,
+    /// Two split configs on the same physical dimension.
+    SplitDimensionDuplicate,
+    /// Split indices not strictly increasing and positive.
+    SplitIndicesNotIncreasing,
+    /// A split index at or past the size of its dimension.
+    SplitIndexOutOfBounds,
+    /// A buffer `b(...)` around a tiled array.
+    BufferTiled,
+    /// A buffer `b(...)` around an array with `<=N` or `?` dimensions.
+    BufferDynamic,
     /// `#(...)`, `*(...)` or `P(...)`: sparse layouts are not supported.
     SparseLayout,
     // --- legacy padding -------------------------------------------------------
@@ -229,8 +237,11 @@ impl Error {
             TailPaddingNotPositive => "tail padding L(n)",
             NegativeElementSize => "element size E(n)",
             MemorySpaceOutOfRange => "memory space S(n)",
-            NegativeMetadataPrefix => "metadata prefix M(n)",
-            SplitDimensionOutOfRange => "split config SC(...)",
+            SplitDimensionOutOfRange
+            | SplitDimensionDuplicate
+            | SplitIndicesNotIncreasing
+            | SplitIndexOutOfBounds => "split config SC(...)",
+            BufferTiled | BufferDynamic => "buffer",
             SparseLayout => "sparse layout",
             PaddingLength | PaddingTooSmall => "padded_dimensions",
             IndexRank | IndexOutOfBounds => "index",
@@ -331,7 +342,17 @@ impl fmt::Display for Error {
             }
             NegativeElementSize => write!(f, "E({a}): element size in bits must be at least 0"),
             MemorySpaceOutOfRange => write!(f, "S({a}): memory space must be in 0..=127"),
-            NegativeMetadataPrefix => write!(f, "M({a}): metadata prefix bytes must be at least 0"),
+            SplitDimensionDuplicate => write!(f, "SC({a}:...): physical dimension {a} is split twice"),
+            SplitIndicesNotIncreasing => write!(f, "SC({a}:...): split index {b} follows {c}; indices must be positive and strictly increasing"),
+            SplitIndexOutOfBounds => {
+                if c < 0 {
+                    write!(f, "SC({a}:...): split index {b} cannot split an unbounded (`?`) dimension")
+                } else {
+                    write!(f, "SC({a}:...): split index {b} is out of bounds for a dimension of size {c}")
+                }
+            }
+            BufferTiled => write!(f, "a buffer b(...) cannot hold a tiled array"),
+            BufferDynamic => write!(f, "a buffer b(...) cannot hold an array with dynamic (`<=N` or `?`) dimensions"),
             SplitDimensionOutOfRange => write!(
                 f,
                 "SC({a}:...): split dimension {a} is out of range for rank {b}"

@@ -219,7 +219,12 @@ const fn parse_buffer(
     let (inner, end) = tri!(parse_shape(src, open.end, depth + 1, validate));
     let close = tri!(expect(bytes, end, Tok::RParen, "`)`"));
     match inner {
-        Shape::Array(a) => Ok((Shape::Buffer(a), close.end)),
+        Shape::Array(a) => {
+            if validate {
+                tri!(crate::validate::validate_buffer(&a));
+            }
+            Ok((Shape::Buffer(a), close.end))
+        }
         _ => Err(Error::new(
             ErrorKind::BufferOfNonArray,
             Span::new(b.start, close.end),
@@ -416,7 +421,15 @@ const fn parse_layout_at(
                 Attr::TailPadding => tri!(parse_int_attr(bytes, a.end, &mut l.tail_padding)),
                 Attr::ElementSize => tri!(parse_int_attr(bytes, a.end, &mut l.element_size_bits)),
                 Attr::MemorySpace => tri!(parse_int_attr(bytes, a.end, &mut l.memory_space)),
-                Attr::MetadataPrefix => tri!(parse_int_attr(bytes, a.end, &mut l.metadata_prefix)),
+                Attr::MetadataPrefix => {
+                    let end = tri!(parse_int_attr(bytes, a.end, &mut l.metadata_prefix));
+                    // XLA accepts a negative M(n) and never prints it: the
+                    // same value as no M at all.
+                    if l.metadata_prefix < 0 {
+                        l.metadata_prefix = 0;
+                    }
+                    end
+                }
                 Attr::IndexType | Attr::PointerType => {
                     let (ty, end) = tri!(parse_type_attr(bytes, a.end));
                     if matches!(attr, Attr::IndexType) {

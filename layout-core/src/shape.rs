@@ -495,9 +495,9 @@ impl Layout {
         self
     }
 
-    /// With `M(n)`.
+    /// With `M(n)` (a negative `n` means none, as in XLA).
     pub const fn with_metadata_prefix_bytes(mut self, n: i64) -> Layout {
-        self.metadata_prefix = n;
+        self.metadata_prefix = if n < 0 { 0 } else { n };
         self
     }
 

@@ -290,6 +290,8 @@ const fn check(s: &ArrayShape, list: &mut ErrorList, first_only: bool) {
             )
         );
     }
+    // Split configs: a physical dimension in range, at most once, indices
+    // positive, strictly increasing and inside the dimension.
     let mut k = 0;
     while k < l.split_count as usize {
         let d = l.split_dims[k];
@@ -303,6 +305,61 @@ const fn check(s: &ArrayShape, list: &mut ErrorList, first_only: bool) {
                     [d, rank as i64, 0]
                 )
             );
+            k += 1;
+            continue;
+        }
+        let mut other = 0;
+        while other < k {
+            if l.split_dims[other] == d {
+                report!(
+                    list,
+                    first_only,
+                    Error::new(ErrorKind::SplitDimensionDuplicate, map.split(k), [d, 0, 0])
+                );
+            }
+            other += 1;
+        }
+        // Physical dimension d (0 = most major) is logical m2m[rank-1-d].
+        let size: i64 = if m2m_ok {
+            match s.dims[l.m2m[rank - 1 - d as usize] as usize].layout_size() {
+                Some(n) => n as i64,
+                None => -1,
+            }
+        } else {
+            i64::MAX
+        };
+        let start = if k == 0 {
+            0
+        } else {
+            l.split_ends[k - 1] as usize
+        };
+        let end = l.split_ends[k] as usize;
+        let mut prev: i64 = 0;
+        let mut j = start;
+        while j < end {
+            let v = l.split_indices[j];
+            if v <= prev {
+                report!(
+                    list,
+                    first_only,
+                    Error::new(
+                        ErrorKind::SplitIndicesNotIncreasing,
+                        map.split(k),
+                        [d, v, prev]
+                    )
+                );
+                break;
+            }
+            if size < 0 || v >= size {
+                report!(
+                    list,
+                    first_only,
+                    Error::new(ErrorKind::SplitIndexOutOfBounds, map.split(k), [d, v, size])
+                );
+                break;
+            }
+            prev = v;
+            j += 1;
         }
         k += 1;
     }
@@ -317,18 +374,6 @@ const fn check(s: &ArrayShape, list: &mut ErrorList, first_only: bool) {
             )
         );
     }
-    if l.metadata_prefix < 0 {
-        report!(
-            list,
-            first_only,
-            Error::new(
-                ErrorKind::NegativeMetadataPrefix,
-                map.attr(Attr::MetadataPrefix),
-                [l.metadata_prefix, 0, 0]
-            )
-        );
-    }
-
     // Legacy padding.
     if let Some(p) = &s.padding {
         let mut i = 0;
@@ -411,4 +456,28 @@ const fn check(s: &ArrayShape, list: &mut ErrorList, first_only: bool) {
             report!(list, first_only, e.with_span(span));
         }
     }
+}
+
+/// The extra rules for the array inside a buffer `b(...)`: no tiles and no
+/// dynamic dimensions (XLA cannot lower either).
+pub const fn validate_buffer(inner: &ArrayShape) -> Result<(), Error> {
+    if inner.layout.tile_count > 0 {
+        return Err(Error::new(
+            ErrorKind::BufferTiled,
+            inner.source.attr(Attr::Tiles),
+            [0; 3],
+        ));
+    }
+    let mut i = 0;
+    while i < inner.rank as usize {
+        if inner.dims[i].is_dynamic() {
+            return Err(Error::new(
+                ErrorKind::BufferDynamic,
+                inner.source.dim(i),
+                [i as i64, 0, 0],
+            ));
+        }
+        i += 1;
+    }
+    Ok(())
 }
