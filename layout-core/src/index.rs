@@ -5,7 +5,8 @@
 
 use crate::error::{Error, ErrorKind, Span};
 use crate::parse::tri;
-use crate::shape::{ArrayShape, Dim, Layout, COMBINE};
+use crate::plan::{physical_sizes, tile_sizes, Plan};
+use crate::shape::{ArrayShape, Dim};
 use crate::{MAX_RANK, MAX_TILE_ENTRIES};
 
 /// Longest physical shape any tile sequence can produce: the rank plus, per
@@ -67,6 +68,19 @@ pub struct PhysicalShape {
 }
 
 impl PhysicalShape {
+    /// A physical shape from sizes (at most [`MAX_PHYSICAL_RANK`] are kept).
+    pub const fn from_slice(sizes: &[u64]) -> PhysicalShape {
+        let mut out = PhysicalShape {
+            dims: [0; MAX_PHYSICAL_RANK],
+            len: 0,
+        };
+        while (out.len as usize) < sizes.len() && (out.len as usize) < MAX_PHYSICAL_RANK {
+            out.dims[out.len as usize] = sizes[out.len as usize];
+            out.len += 1;
+        }
+        out
+    }
+
     /// Sizes, major to minor.
     pub const fn as_slice(&self) -> &[u64] {
         self.dims.split_at(self.len as usize).0
@@ -117,13 +131,6 @@ const fn overflow() -> Error {
     Error::new(ErrorKind::AllocationOverflow, Span::NONE, [0; 3])
 }
 
-/// Working state: physical sizes and (optionally) one index, major to minor.
-struct Work {
-    d: [u64; MAX_PHYSICAL_RANK],
-    e: [u64; MAX_PHYSICAL_RANK],
-    len: usize,
-}
-
 /// The size each logical dimension is laid out at: static size, bound, or
 /// legacy padded size. `?` is an error.
 pub(crate) const fn layout_dims(s: &ArrayShape) -> Result<[u64; MAX_RANK], Error> {
@@ -146,108 +153,6 @@ pub(crate) const fn layout_dims(s: &ArrayShape) -> Result<[u64; MAX_RANK], Error
         i += 1;
     }
     Ok(out)
-}
-
-/// The physical (major-to-minor) sizes and index before tiling.
-const fn start(s: &ArrayShape, index: &[u64]) -> Result<Work, Error> {
-    let dims = tri!(layout_dims(s));
-    let n = s.rank as usize;
-    let mut w = Work {
-        d: [0; MAX_PHYSICAL_RANK],
-        e: [0; MAX_PHYSICAL_RANK],
-        len: n,
-    };
-    let mut p = 0;
-    while p < n {
-        let dim = s.layout.m2m[n - 1 - p] as usize;
-        w.d[p] = dims[dim];
-        if !index.is_empty() {
-            w.e[p] = index[dim];
-        }
-        p += 1;
-    }
-    Ok(w)
-}
-
-/// Applies one tile level (entries major to minor) to sizes and index.
-const fn apply_tile(w: &mut Work, tile: &[i64]) -> Result<(), Error> {
-    let k = tile.len();
-    if k > w.len {
-        // Prepend size-1 dims so the tile lines up with the minor end.
-        let shift = k - w.len;
-        let mut i = w.len;
-        while i > 0 {
-            i -= 1;
-            w.d[i + shift] = w.d[i];
-            w.e[i + shift] = w.e[i];
-        }
-        let mut j = 0;
-        while j < shift {
-            w.d[j] = 1;
-            w.e[j] = 0;
-            j += 1;
-        }
-        w.len = k;
-    }
-    let base = w.len - k;
-    let mut grid_d = [0u64; MAX_TILE_ENTRIES];
-    let mut grid_e = [0u64; MAX_TILE_ENTRIES];
-    let mut in_d = [0u64; MAX_TILE_ENTRIES];
-    let mut in_e = [0u64; MAX_TILE_ENTRIES];
-    let mut m = 0;
-    let mut acc_d: u64 = 1;
-    let mut acc_e: u64 = 0;
-    let mut j = 0;
-    while j < k {
-        let dd = w.d[base + j];
-        acc_e = match acc_e.checked_mul(dd) {
-            Some(v) => v + w.e[base + j],
-            None => return Err(overflow()),
-        };
-        acc_d = match acc_d.checked_mul(dd) {
-            Some(v) => v,
-            None => return Err(overflow()),
-        };
-        let t = tile[j];
-        if t != COMBINE {
-            let t = t as u64;
-            grid_d[m] = acc_d.div_ceil(t);
-            grid_e[m] = acc_e / t;
-            in_d[m] = t;
-            in_e[m] = acc_e % t;
-            m += 1;
-            acc_d = 1;
-            acc_e = 0;
-        }
-        j += 1;
-    }
-    let mut i = 0;
-    while i < m {
-        w.d[base + i] = grid_d[i];
-        w.e[base + i] = grid_e[i];
-        w.d[base + m + i] = in_d[i];
-        w.e[base + m + i] = in_e[i];
-        i += 1;
-    }
-    w.len = base + 2 * m;
-    Ok(())
-}
-
-const fn tile_slice(l: &Layout, level: usize) -> &[i64] {
-    let start = l.tile_entry_index(level, 0);
-    let end = l.tile_ends[level] as usize;
-    l.tile_entries.split_at(end).0.split_at(start).1
-}
-
-/// Sizes and index after the first `levels` tile levels.
-const fn run(s: &ArrayShape, index: &[u64], levels: usize) -> Result<Work, Error> {
-    let mut w = tri!(start(s, index));
-    let mut level = 0;
-    while level < levels {
-        tri!(apply_tile(&mut w, tile_slice(&s.layout, level)));
-        level += 1;
-    }
-    Ok(w)
 }
 
 const fn check_index(s: &ArrayShape, index: &[u64]) -> Result<(), Error> {
@@ -288,17 +193,17 @@ impl ArrayShape {
         } else {
             levels
         };
-        let w = tri!(run(self, &[], levels));
-        let mut out = PhysicalShape {
-            dims: [0; MAX_PHYSICAL_RANK],
-            len: w.len as u8,
-        };
-        let mut i = 0;
-        while i < w.len {
-            out.dims[i] = w.d[i];
-            i += 1;
+        let mut w = tri!(physical_sizes(self));
+        let mut covered = [0u64; MAX_TILE_ENTRIES];
+        let mut level = 0;
+        while level < levels {
+            let first = self.layout.tile_entry_index(level, 0);
+            let end = self.layout.tile_ends[level] as usize;
+            let tile = self.layout.tile_entries.split_at(end).0.split_at(first).1;
+            tri!(tile_sizes(&mut w, tile, &mut covered, first));
+            level += 1;
         }
-        Ok(out)
+        Ok(PhysicalShape::from_slice(w.d.split_at(w.len).0))
     }
 
     /// The final physical shape (after every tile level).
@@ -353,28 +258,10 @@ impl ArrayShape {
     /// assert_eq!(parse_array("f32[3,5]{1,0:L(7)}").unwrap().allocated_elements(), Ok(21));
     /// ```
     pub const fn allocated_elements(&self) -> Result<u64, Error> {
-        let w = tri!(run(self, &[], self.layout.tile_count as usize));
-        let mut p: u64 = 1;
-        let mut i = 0;
-        while i < w.len {
-            p = match p.checked_mul(w.d[i]) {
-                Some(v) => v,
-                None => return Err(overflow()),
-            };
-            i += 1;
+        match Plan::new(self) {
+            Ok(p) => Ok(p.allocated_elements()),
+            Err(e) => Err(e),
         }
-        let align = self.layout.tail_padding;
-        if align > 1 {
-            let align = align as u64;
-            p = match p.div_ceil(align).checked_mul(align) {
-                Some(v) => v,
-                None => return Err(overflow()),
-            };
-        }
-        if p > i64::MAX as u64 {
-            return Err(overflow());
-        }
-        Ok(p)
     }
 
     /// Bits per stored element: `E(n)` when set, else the byte width x 8.
@@ -422,20 +309,8 @@ impl ArrayShape {
     /// ```
     pub const fn offset(&self, index: &[u64]) -> Result<u64, Error> {
         tri!(check_index(self, index));
-        let w = tri!(run(self, index, self.layout.tile_count as usize));
-        let mut lin: u64 = 0;
-        let mut i = 0;
-        while i < w.len {
-            lin = match lin.checked_mul(w.d[i]) {
-                Some(v) => match v.checked_add(w.e[i]) {
-                    Some(v) => v,
-                    None => return Err(overflow()),
-                },
-                None => return Err(overflow()),
-            };
-            i += 1;
-        }
-        Ok(lin)
+        let plan = tri!(Plan::new(self));
+        Ok(plan.offset_unchecked(index))
     }
 
     /// The bit offset of an element: offset x [`ArrayShape::element_size_in_bits`]
@@ -472,121 +347,10 @@ impl ArrayShape {
     /// assert_eq!(s.index_of(14), None); // row 3 of the padded tile
     /// ```
     pub const fn index_of(&self, offset: u64) -> Option<Index> {
-        let levels = self.layout.tile_count as usize;
-        let fin = match run(self, &[], levels) {
-            Ok(w) => w,
-            Err(_) => return None,
-        };
-        // Digits of `offset` in the final shape (row-major).
-        let mut e = [0u64; MAX_PHYSICAL_RANK];
-        let mut rest = offset;
-        let mut i = fin.len;
-        while i > 0 {
-            i -= 1;
-            if fin.d[i] == 0 {
-                return None;
-            }
-            e[i] = rest % fin.d[i];
-            rest /= fin.d[i];
+        match Plan::new(self) {
+            Ok(p) => p.index_of(offset),
+            Err(_) => None,
         }
-        if rest != 0 {
-            return None;
-        }
-        let mut len = fin.len;
-        // Undo the tile levels, last first.
-        let mut level = levels;
-        while level > 0 {
-            level -= 1;
-            let before = match run(self, &[], level) {
-                Ok(w) => w,
-                Err(_) => return None,
-            };
-            let tile = tile_slice(&self.layout, level);
-            let k = tile.len();
-            let prepended = k.saturating_sub(before.len);
-            let full = before.len + prepended;
-            let base = full - k;
-            let mut sizes = [0u64; MAX_PHYSICAL_RANK];
-            let mut j = 0;
-            while j < full {
-                sizes[j] = if j < prepended {
-                    1
-                } else {
-                    before.d[j - prepended]
-                };
-                j += 1;
-            }
-            let mut m = 0;
-            j = 0;
-            while j < k {
-                if tile[j] != COMBINE {
-                    m += 1;
-                }
-                j += 1;
-            }
-            if len != base + 2 * m {
-                return None;
-            }
-            let mut out = [0u64; MAX_PHYSICAL_RANK];
-            j = 0;
-            while j < base {
-                out[j] = e[j];
-                j += 1;
-            }
-            // Each non-`*` entry closes a group of merged dims.
-            let mut g = 0;
-            let mut group_start = 0;
-            j = 0;
-            while j < k {
-                if tile[j] != COMBINE {
-                    let t = tile[j] as u64;
-                    let mut combined = e[base + g] * t + e[base + m + g];
-                    let mut q = j + 1;
-                    let mut total: u64 = 1;
-                    while q > group_start {
-                        q -= 1;
-                        total = total.saturating_mul(sizes[base + q]);
-                    }
-                    if combined >= total {
-                        return None;
-                    }
-                    q = j + 1;
-                    while q > group_start {
-                        q -= 1;
-                        let sz = sizes[base + q];
-                        out[base + q] = combined % sz;
-                        combined /= sz;
-                    }
-                    g += 1;
-                    group_start = j + 1;
-                }
-                j += 1;
-            }
-            // Prepended dims are size 1: their coordinate is 0.
-            j = 0;
-            while j < before.len {
-                e[j] = out[j + prepended];
-                j += 1;
-            }
-            len = before.len;
-        }
-        // Physical (major to minor) -> logical, and drop legacy padding.
-        let n = self.rank as usize;
-        let mut idx = Index::zeros(n);
-        let mut p = 0;
-        while p < n {
-            let dim = self.layout.m2m[n - 1 - p] as usize;
-            let limit = match self.dims[dim].layout_size() {
-                Some(v) => v,
-                None => return None,
-            };
-            if e[p] >= limit {
-                return None;
-            }
-            idx.coords[dim] = e[p];
-            p += 1;
-        }
-        Some(idx)
     }
 
     /// Element strides of each logical dimension for an untiled layout

@@ -52,6 +52,7 @@ mod error;
 mod index;
 mod lex;
 pub mod parse;
+mod plan;
 mod print;
 mod shape;
 pub mod validate;
@@ -60,6 +61,7 @@ pub use dtype::{ElementType, ALL_ELEMENT_TYPES};
 pub use error::{Error, ErrorKind, Span};
 pub use index::{compare_indices, Index, PhysicalShape, MAX_PHYSICAL_RANK};
 pub use parse::{parse, parse_array, parse_array_unvalidated};
+pub use plan::Plan;
 pub use shape::{
     ArrayShape, Attr, Dim, Layout, LegacyPadding, PaddingValue, Shape, SourceMap, Tile, TileDim,
     TupleIter, TupleShape,

@@ -1,0 +1,430 @@
+//! The "compute tables" step: a [`Plan`] holds everything the offset of an
+//! element depends on, computed once from a validated [`ArrayShape`]: the
+//! physical permutation, the working sizes each tile level sees, and the
+//! final (tiled) shape. Evaluating an offset is then a short loop of
+//! multiply-adds and divisions by tile sizes.
+
+use crate::error::{Error, ErrorKind, Span};
+use crate::index::{Index, PhysicalShape, MAX_PHYSICAL_RANK};
+use crate::parse::tri;
+use crate::shape::{ArrayShape, COMBINE};
+use crate::{MAX_RANK, MAX_TILES, MAX_TILE_ENTRIES};
+
+/// Precomputed offset tables of one array layout.
+///
+/// ```
+/// use layout_core::{parse_array, Plan};
+/// let s = parse_array("f32[3,5]{1,0:T(2,2)}").unwrap();
+/// let plan = Plan::new(&s).unwrap();
+/// assert_eq!(plan.offset(&[2, 3]), Ok(17));
+/// assert_eq!(plan.allocated_elements(), 24);
+/// assert_eq!(plan.index_of(17).unwrap().as_slice(), &[2, 3]);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Plan {
+    rank: u8,
+    /// Physical position (0 = most major) -> logical dimension.
+    perm: [u8; MAX_RANK],
+    /// Logical sizes the layout uses (bounds, legacy padded sizes).
+    dims: [u64; MAX_RANK],
+    /// Logical sizes an index may reach (without legacy padding).
+    limits: [u64; MAX_RANK],
+    level_count: u8,
+    tile: [i64; MAX_TILE_ENTRIES],
+    tile_ends: [u8; MAX_TILES],
+    /// Size-1 dims prepended before each level.
+    prepend: [u8; MAX_TILES],
+    /// Working length before each level (before prepending).
+    len_before: [u8; MAX_TILES],
+    /// For each tile entry, the size of the working dim it covers.
+    sizes: [u64; MAX_TILE_ENTRIES],
+    final_dims: [u64; MAX_PHYSICAL_RANK],
+    final_len: u8,
+    tiled_elements: u64,
+    allocated: u64,
+}
+
+const fn overflow() -> Error {
+    Error::new(ErrorKind::AllocationOverflow, Span::NONE, [0; 3])
+}
+
+/// Working sizes, major to minor.
+pub(crate) struct Sizes {
+    pub d: [u64; MAX_PHYSICAL_RANK],
+    pub len: usize,
+}
+
+/// Physical sizes before tiling (layout sizes permuted major to minor).
+pub(crate) const fn physical_sizes(s: &ArrayShape) -> Result<Sizes, Error> {
+    let dims = tri!(crate::index::layout_dims(s));
+    let n = s.rank as usize;
+    let mut w = Sizes {
+        d: [0; MAX_PHYSICAL_RANK],
+        len: n,
+    };
+    let mut p = 0;
+    while p < n {
+        w.d[p] = dims[s.layout.m2m[n - 1 - p] as usize];
+        p += 1;
+    }
+    Ok(w)
+}
+
+/// Applies one tile level to sizes; records each entry's covered size in
+/// `covered` and returns the number of prepended dims.
+pub(crate) const fn tile_sizes(
+    w: &mut Sizes,
+    tile: &[i64],
+    covered: &mut [u64; MAX_TILE_ENTRIES],
+    first: usize,
+) -> Result<usize, Error> {
+    let k = tile.len();
+    let mut prepend = 0;
+    if k > w.len {
+        prepend = k - w.len;
+        let mut i = w.len;
+        while i > 0 {
+            i -= 1;
+            w.d[i + prepend] = w.d[i];
+        }
+        let mut j = 0;
+        while j < prepend {
+            w.d[j] = 1;
+            j += 1;
+        }
+        w.len = k;
+    }
+    let base = w.len - k;
+    let mut grid = [0u64; MAX_TILE_ENTRIES];
+    let mut inner = [0u64; MAX_TILE_ENTRIES];
+    let mut m = 0;
+    let mut acc: u64 = 1;
+    let mut j = 0;
+    while j < k {
+        let d = w.d[base + j];
+        covered[first + j] = d;
+        acc = match acc.checked_mul(d) {
+            Some(v) => v,
+            None => return Err(overflow()),
+        };
+        if tile[j] != COMBINE {
+            let t = tile[j] as u64;
+            grid[m] = acc.div_ceil(t);
+            inner[m] = t;
+            m += 1;
+            acc = 1;
+        }
+        j += 1;
+    }
+    let mut i = 0;
+    while i < m {
+        w.d[base + i] = grid[i];
+        w.d[base + m + i] = inner[i];
+        i += 1;
+    }
+    w.len = base + 2 * m;
+    Ok(prepend)
+}
+
+impl Plan {
+    /// Computes the tables of a validated array shape. Fails for `?`
+    /// dimensions (no static size) and for allocations past `i64`.
+    pub const fn new(s: &ArrayShape) -> Result<Plan, Error> {
+        let mut w = tri!(physical_sizes(s));
+        let n = s.rank as usize;
+        let mut plan = Plan {
+            rank: s.rank,
+            perm: [0; MAX_RANK],
+            dims: [0; MAX_RANK],
+            limits: [0; MAX_RANK],
+            level_count: s.layout.tile_count,
+            tile: s.layout.tile_entries,
+            tile_ends: s.layout.tile_ends,
+            prepend: [0; MAX_TILES],
+            len_before: [0; MAX_TILES],
+            sizes: [0; MAX_TILE_ENTRIES],
+            final_dims: [0; MAX_PHYSICAL_RANK],
+            final_len: 0,
+            tiled_elements: 0,
+            allocated: 0,
+        };
+        let dims = tri!(crate::index::layout_dims(s));
+        let mut p = 0;
+        while p < n {
+            plan.perm[p] = s.layout.m2m[n - 1 - p] as u8;
+            plan.dims[p] = dims[p];
+            plan.limits[p] = match s.dims[p].layout_size() {
+                Some(v) => v,
+                None => dims[p],
+            };
+            p += 1;
+        }
+        let mut level = 0;
+        while level < plan.level_count as usize {
+            plan.len_before[level] = w.len as u8;
+            let first = s.layout.tile_entry_index(level, 0);
+            let end = s.layout.tile_ends[level] as usize;
+            let tile = s.layout.tile_entries.split_at(end).0.split_at(first).1;
+            let pre = tri!(tile_sizes(&mut w, tile, &mut plan.sizes, first));
+            plan.prepend[level] = pre as u8;
+            level += 1;
+        }
+        let mut total: u64 = 1;
+        let mut i = 0;
+        while i < w.len {
+            plan.final_dims[i] = w.d[i];
+            total = match total.checked_mul(w.d[i]) {
+                Some(v) => v,
+                None => return Err(overflow()),
+            };
+            i += 1;
+        }
+        plan.final_len = w.len as u8;
+        plan.tiled_elements = total;
+        let align = s.layout.tail_padding;
+        let mut allocated = total;
+        if align > 1 {
+            let align = align as u64;
+            allocated = match total.div_ceil(align).checked_mul(align) {
+                Some(v) => v,
+                None => return Err(overflow()),
+            };
+        }
+        if allocated > i64::MAX as u64 {
+            return Err(overflow());
+        }
+        plan.allocated = allocated;
+        Ok(plan)
+    }
+
+    const fn tile_start(&self, level: usize) -> usize {
+        if level == 0 {
+            0
+        } else {
+            self.tile_ends[level - 1] as usize
+        }
+    }
+
+    /// Rank of the array.
+    pub const fn rank(&self) -> usize {
+        self.rank as usize
+    }
+
+    /// The logical sizes the layout uses (bounds for `<=N`, padded sizes
+    /// for legacy padding).
+    pub const fn layout_dims(&self) -> &[u64] {
+        self.dims.split_at(self.rank as usize).0
+    }
+
+    /// Number of tile levels.
+    pub const fn tile_levels(&self) -> usize {
+        self.level_count as usize
+    }
+
+    /// The final physical shape, after every tile level.
+    pub const fn tiled_shape(&self) -> PhysicalShape {
+        PhysicalShape::from_slice(self.final_dims.split_at(self.final_len as usize).0)
+    }
+
+    /// Element slots in the allocation (tiles, legacy padding and `L(n)`
+    /// included).
+    pub const fn allocated_elements(&self) -> u64 {
+        self.allocated
+    }
+
+    /// `true` if `index` has the right length and every coordinate is in
+    /// bounds.
+    pub const fn in_bounds(&self, index: &[u64]) -> bool {
+        if index.len() != self.rank as usize {
+            return false;
+        }
+        let mut i = 0;
+        while i < index.len() {
+            if index[i] >= self.limits[i] {
+                return false;
+            }
+            i += 1;
+        }
+        true
+    }
+
+    /// The element offset of `index`, checked.
+    pub const fn offset(&self, index: &[u64]) -> Result<u64, Error> {
+        let n = self.rank as usize;
+        if index.len() != n {
+            return Err(Error::new(
+                ErrorKind::IndexRank,
+                Span::NONE,
+                [index.len() as i64, n as i64, 0],
+            ));
+        }
+        let mut i = 0;
+        while i < n {
+            if index[i] >= self.limits[i] {
+                return Err(Error::new(
+                    ErrorKind::IndexOutOfBounds,
+                    Span::NONE,
+                    [i as i64, index[i] as i64, self.limits[i] as i64],
+                ));
+            }
+            i += 1;
+        }
+        Ok(self.offset_unchecked(index))
+    }
+
+    /// The element offset of an index already known to be in bounds (an
+    /// out-of-bounds index gives an unspecified offset, never UB).
+    pub const fn offset_unchecked(&self, index: &[u64]) -> u64 {
+        let n = self.rank as usize;
+        let mut e = [0u64; MAX_PHYSICAL_RANK];
+        let mut p = 0;
+        while p < n && p < index.len() {
+            e[p] = index[self.perm[p] as usize];
+            p += 1;
+        }
+        let mut len = n;
+        let mut level = 0;
+        while level < self.level_count as usize {
+            let pre = self.prepend[level] as usize;
+            if pre > 0 {
+                let mut i = len;
+                while i > 0 {
+                    i -= 1;
+                    e[i + pre] = e[i];
+                }
+                let mut j = 0;
+                while j < pre {
+                    e[j] = 0;
+                    j += 1;
+                }
+                len += pre;
+            }
+            let start = self.tile_start(level);
+            let k = self.tile_ends[level] as usize - start;
+            let base = len - k;
+            let mut grid = [0u64; MAX_TILE_ENTRIES];
+            let mut inner = [0u64; MAX_TILE_ENTRIES];
+            let mut m = 0;
+            let mut acc: u64 = 0;
+            let mut j = 0;
+            while j < k {
+                acc = acc
+                    .wrapping_mul(self.sizes[start + j])
+                    .wrapping_add(e[base + j]);
+                let t = self.tile[start + j];
+                if t != COMBINE {
+                    let t = t as u64;
+                    grid[m] = acc / t;
+                    inner[m] = acc % t;
+                    m += 1;
+                    acc = 0;
+                }
+                j += 1;
+            }
+            let mut i = 0;
+            while i < m {
+                e[base + i] = grid[i];
+                e[base + m + i] = inner[i];
+                i += 1;
+            }
+            len = base + 2 * m;
+            level += 1;
+        }
+        let mut lin: u64 = 0;
+        let mut i = 0;
+        while i < len {
+            lin = lin.wrapping_mul(self.final_dims[i]).wrapping_add(e[i]);
+            i += 1;
+        }
+        lin
+    }
+
+    /// The logical index stored at element slot `offset`, or `None` for a
+    /// padding slot or an offset past the allocation.
+    pub const fn index_of(&self, offset: u64) -> Option<Index> {
+        if offset >= self.tiled_elements {
+            return None;
+        }
+        let mut e = [0u64; MAX_PHYSICAL_RANK];
+        let mut rest = offset;
+        let mut i = self.final_len as usize;
+        while i > 0 {
+            i -= 1;
+            e[i] = rest % self.final_dims[i];
+            rest /= self.final_dims[i];
+        }
+        let mut len = self.final_len as usize;
+        let mut level = self.level_count as usize;
+        while level > 0 {
+            level -= 1;
+            let start = self.tile_start(level);
+            let k = self.tile_ends[level] as usize - start;
+            let pre = self.prepend[level] as usize;
+            let before = self.len_before[level] as usize;
+            let base = before + pre - k;
+            let mut m = 0;
+            let mut j = 0;
+            while j < k {
+                if self.tile[start + j] != COMBINE {
+                    m += 1;
+                }
+                j += 1;
+            }
+            if len != base + 2 * m {
+                return None;
+            }
+            let mut out = [0u64; MAX_PHYSICAL_RANK];
+            j = 0;
+            while j < base {
+                out[j] = e[j];
+                j += 1;
+            }
+            let mut g = 0;
+            let mut group_start = 0;
+            j = 0;
+            while j < k {
+                let t = self.tile[start + j];
+                if t != COMBINE {
+                    let mut combined = e[base + g] * t as u64 + e[base + m + g];
+                    let mut total: u64 = 1;
+                    let mut q = group_start;
+                    while q <= j {
+                        total = total.saturating_mul(self.sizes[start + q]);
+                        q += 1;
+                    }
+                    if combined >= total {
+                        return None;
+                    }
+                    q = j + 1;
+                    while q > group_start {
+                        q -= 1;
+                        let sz = self.sizes[start + q];
+                        out[base + q] = combined % sz;
+                        combined /= sz;
+                    }
+                    g += 1;
+                    group_start = j + 1;
+                }
+                j += 1;
+            }
+            j = 0;
+            while j < before {
+                e[j] = out[j + pre];
+                j += 1;
+            }
+            len = before;
+        }
+        let n = self.rank as usize;
+        let mut idx = Index::zeros(n);
+        let mut p = 0;
+        while p < n {
+            let dim = self.perm[p] as usize;
+            if e[p] >= self.limits[dim] {
+                return None;
+            }
+            idx.coords[dim] = e[p];
+            p += 1;
+        }
+        Some(idx)
+    }
+}
