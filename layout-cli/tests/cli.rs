@@ -13,8 +13,13 @@ fn layout(args: &[&str], stdin: &[u8]) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
-    child.wait_with_output().unwrap()
+    // Feed stdin from another thread so a large output cannot block it.
+    let mut pipe = child.stdin.take().unwrap();
+    let input = stdin.to_vec();
+    let writer = std::thread::spawn(move || pipe.write_all(&input));
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap().unwrap();
+    out
 }
 
 fn json_lines(out: &Output) -> Vec<Value> {
@@ -147,4 +152,28 @@ fn no_arguments_explains_the_seed_example() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}"));
     assert!(text.contains("335544320 bytes"));
+}
+
+#[test]
+fn check_agrees_with_the_xla_vectors() {
+    let data = include_str!("../../tests/data/xla_vectors.jsonl");
+    let vectors: Vec<Value> = data
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let mut input = String::new();
+    for v in &vectors {
+        input.push_str(v["input"].as_str().unwrap());
+        input.push('\n');
+    }
+    let out = layout(&["check"], input.as_bytes());
+    assert!(out.status.success());
+    let lines = json_lines(&out);
+    assert_eq!(lines.len(), vectors.len());
+    for (got, want) in lines.iter().zip(&vectors) {
+        assert_eq!(got["input"], want["input"]);
+        assert_eq!(got["ok"], want["ok"], "{}", want["input"]);
+        assert_eq!(got["canonical"], want["canonical"], "{}", want["input"]);
+        assert_eq!(got["error"].is_null(), want["ok"].as_bool().unwrap());
+    }
 }

@@ -200,7 +200,7 @@ impl ArrayShape {
             let first = self.layout.tile_entry_index(level, 0);
             let end = self.layout.tile_ends[level] as usize;
             let tile = self.layout.tile_entries.split_at(end).0.split_at(first).1;
-            tri!(tile_sizes(&mut w, tile, &mut covered, first));
+            tile_sizes(&mut w, tile, &mut covered, first);
             level += 1;
         }
         Ok(PhysicalShape::from_slice(w.d.split_at(w.len).0))

@@ -49,6 +49,7 @@
 
 mod dtype;
 mod error;
+mod fixed;
 mod index;
 mod lex;
 pub mod parse;
@@ -59,9 +60,12 @@ pub mod validate;
 
 pub use dtype::{ElementType, ALL_ELEMENT_TYPES};
 pub use error::{Error, ErrorKind, Span};
+pub use fixed::{StaticLayout, StaticShape};
 pub use index::{compare_indices, Index, PhysicalShape, MAX_PHYSICAL_RANK};
 pub use parse::{parse, parse_array, parse_array_unvalidated};
 pub use plan::Plan;
+#[doc(hidden)]
+pub use plan::PlanParts;
 pub use shape::{
     ArrayShape, Attr, Dim, Layout, LegacyPadding, PaddingValue, Shape, SourceMap, Tile, TileDim,
     TupleIter, TupleShape,

@@ -543,6 +543,19 @@ const fn parse_tiles(
         if !t.is(Tok::RParen) {
             loop {
                 let value = match t.tok {
+                    // i64::MIN is how `*` is stored; XLA reads the literal as
+                    // `*`, we refuse it like every other negative entry.
+                    Tok::Int if t.int == COMBINE => {
+                        return Err(Error::new(
+                            ErrorKind::NegativeTileEntry,
+                            t.span(),
+                            [
+                                level as i64,
+                                (used - l.tile_entry_index(level, 0)) as i64,
+                                t.int,
+                            ],
+                        ))
+                    }
                     Tok::Int => t.int,
                     Tok::Star => COMBINE,
                     _ => return Err(Error::expected("a tile size or `*`", t.span())),
