@@ -248,3 +248,31 @@ pub trait StaticShape<const R: usize> {
     /// give an unspecified offset).
     fn offset(index: [usize; R]) -> usize;
 }
+
+impl<const R: usize> StaticLayout<R> {
+    /// A placeholder the `layout!` macro emits next to a compile error, so
+    /// that code using the layout type-checks without further errors. Not a
+    /// stable API.
+    #[doc(hidden)]
+    pub const fn __stub() -> StaticLayout<R> {
+        StaticLayout {
+            plan: Plan::from_parts(crate::plan::PlanParts {
+                perm: &[],
+                dims: &[],
+                limits: &[],
+                tile: &[],
+                tile_ends: &[],
+                prepend: &[],
+                len_before: &[],
+                final_dims: &[],
+                tiled_elements: 0,
+                allocated: 0,
+            }),
+            element_type: ElementType::F32,
+            element_bits: 32,
+            memory_space: 0,
+            size_in_bytes: 0,
+            text: "<invalid layout>",
+        }
+    }
+}

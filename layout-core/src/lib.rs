@@ -64,6 +64,9 @@ pub use fixed::{StaticLayout, StaticShape};
 pub use index::{compare_indices, Index, PhysicalShape, MAX_PHYSICAL_RANK};
 pub use parse::{parse, parse_array, parse_array_unvalidated};
 pub use plan::Plan;
+
+/// How `*` is stored in a tile entry (`i64::MIN`, as XLA does).
+pub const COMBINE_ENTRY: i64 = i64::MIN;
 #[doc(hidden)]
 pub use plan::PlanParts;
 pub use shape::{

@@ -494,6 +494,19 @@ impl Plan {
         }
     }
 
+    /// For each tile entry (all levels in order), the size of the working
+    /// dimension it covers. Not a stable API (used for code generation).
+    #[doc(hidden)]
+    pub fn covered_sizes(&self) -> &[u64] {
+        let levels = self.level_count as usize;
+        let entries = if levels == 0 {
+            0
+        } else {
+            self.tile_ends[levels - 1] as usize
+        };
+        &self.sizes[..entries]
+    }
+
     /// Rebuilds a plan from [`Plan::parts`] (the covered sizes are
     /// recomputed). Not a stable API: the `layout!` macro emits calls to it
     /// with tables it computed, so the tables are trusted.

@@ -1,5 +1,26 @@
-//! Procedural macros of the `layout` toolkit.
+//! The `layout!` procedural macro: XLA shape and layout literals as
+//! compile-time constants. Use it through the `layout` facade crate, which
+//! documents it; this crate emits paths to `layout_core` (or to the path the
+//! facade passes).
 //!
-//! The `layout!` macro is not built yet; this crate is a placeholder so the
-//! workspace has its final shape.
+//! The macro is a pipeline in three files: `ast` (tokens -> invocation and
+//! shape text), `valid` (layout-core's own parser and validator, errors
+//! mapped back onto tokens), `expand` + `codegen` (tables and specialised
+//! offset code).
 #![forbid(unsafe_code)]
+
+mod ast;
+mod codegen;
+mod expand;
+mod valid;
+
+use proc_macro::TokenStream;
+
+/// XLA layouts as compile-time constants; see the `layout` crate.
+#[proc_macro]
+pub fn layout(input: TokenStream) -> TokenStream {
+    match syn::parse::<ast::Input>(input) {
+        Ok(input) => expand::expand(input).into(),
+        Err(e) => e.to_compile_error().into(),
+    }
+}

@@ -1,0 +1,182 @@
+//! Step 3: valid layouts -> code. The tables come from layout-core's
+//! `Plan`, computed here at expansion time; the item form also gets an
+//! offset function specialised to the layout (see `codegen`).
+
+use layout_core::{Plan, COMBINE_ENTRY};
+use proc_macro2::{Ident, Literal, TokenStream};
+use quote::{format_ident, quote};
+
+use crate::ast::{Form, Input, Item};
+use crate::codegen::offset_body;
+use crate::valid::{check, stub_layout, stub_rank, Valid};
+
+pub fn expand(input: Input) -> TokenStream {
+    let krate = &input.krate;
+    match &input.form {
+        Form::Expr(spec) => match check(spec) {
+            Ok(v) => {
+                let rank = v.rank;
+                let layout = layout_expr(krate, &v);
+                let fits = fits_assert(&v);
+                quote! {{
+                    const __LAYOUT: #krate::StaticLayout<#rank> = #layout;
+                    #fits
+                    __LAYOUT
+                }}
+            }
+            Err(e) => {
+                let errors = e.to_compile_error();
+                let stub = stub_layout(krate, stub_rank(spec));
+                quote! {{ #errors #stub }}
+            }
+        },
+        Form::Items(items) => items.iter().map(|item| expand_item(krate, item)).collect(),
+    }
+}
+
+fn expand_item(krate: &TokenStream, item: &Item) -> TokenStream {
+    let Item {
+        attrs,
+        vis,
+        name,
+        spec,
+    } = item;
+    let (rank, layout, body, extra, doc) = match check(spec) {
+        Ok(v) => {
+            let doc = format!("The XLA layout `{}`.", v.canonical);
+            (
+                v.rank,
+                layout_expr(krate, &v),
+                offset_body(&v),
+                fits_assert(&v),
+                doc,
+            )
+        }
+        Err(e) => {
+            let rank = stub_rank(spec);
+            (
+                rank,
+                stub_layout(krate, rank),
+                quote!({
+                    let _ = index;
+                    0
+                }),
+                e.to_compile_error(),
+                String::from("An invalid XLA layout (see the compile error)."),
+            )
+        }
+    };
+    quote! {
+        #(#attrs)*
+        #[doc = #doc]
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #vis struct #name;
+
+        #[allow(dead_code)]
+        impl #name {
+            /// The layout's tables, computed when the macro expanded.
+            pub const LAYOUT: #krate::StaticLayout<#rank> = #layout;
+
+            /// The element offset of `index` (specialised arithmetic; the
+            /// index is checked in debug builds only).
+            #[inline]
+            #[must_use]
+            pub const fn offset(index: [usize; #rank]) -> usize #body
+        }
+
+        impl #krate::StaticShape<#rank> for #name {
+            const LAYOUT: #krate::StaticLayout<#rank> = #name::LAYOUT;
+
+            #[inline]
+            fn offset(index: [usize; #rank]) -> usize {
+                #name::offset(index)
+            }
+        }
+
+        #extra
+    }
+}
+
+/// The `StaticLayout` constant: tables as literals.
+fn layout_expr(krate: &TokenStream, v: &Valid) -> TokenStream {
+    let Ok(plan) = Plan::new(&v.shape) else {
+        // `check` planned this shape already.
+        return stub_layout(krate, v.rank);
+    };
+    let p = plan.parts();
+    let rank = v.rank;
+    let u8s = |xs: &[u8]| {
+        xs.iter()
+            .map(|x| Literal::u8_unsuffixed(*x))
+            .collect::<Vec<_>>()
+    };
+    let u64s = |xs: &[u64]| {
+        xs.iter()
+            .map(|x| Literal::u64_unsuffixed(*x))
+            .collect::<Vec<_>>()
+    };
+    let perm = u8s(p.perm);
+    let dims = u64s(p.dims);
+    let limits = u64s(p.limits);
+    let tile: Vec<TokenStream> = p
+        .tile
+        .iter()
+        .map(|&t| {
+            if t == COMBINE_ENTRY {
+                quote!(i64::MIN)
+            } else {
+                let l = Literal::i64_unsuffixed(t);
+                quote!(#l)
+            }
+        })
+        .collect();
+    let tile_ends = u8s(p.tile_ends);
+    let prepend = u8s(p.prepend);
+    let len_before = u8s(p.len_before);
+    let final_dims = u64s(p.final_dims);
+    let tiled = Literal::u64_unsuffixed(p.tiled_elements);
+    let allocated = Literal::u64_unsuffixed(p.allocated);
+    let ty = Ident::new(
+        &format!("{:?}", v.shape.element_type()),
+        proc_macro2::Span::call_site(),
+    );
+    let bits = Literal::u64_unsuffixed(v.shape.element_size_in_bits());
+    let space = Literal::u8_unsuffixed(v.shape.layout().memory_space() as u8);
+    let bytes = Literal::u64_unsuffixed(v.shape.size_in_bytes().unwrap_or(0));
+    let text = &v.canonical;
+    quote! {
+        #krate::StaticLayout::<#rank>::__from_tables(
+            #krate::Plan::from_parts(#krate::PlanParts {
+                perm: &[#(#perm),*],
+                dims: &[#(#dims),*],
+                limits: &[#(#limits),*],
+                tile: &[#(#tile),*],
+                tile_ends: &[#(#tile_ends),*],
+                prepend: &[#(#prepend),*],
+                len_before: &[#(#len_before),*],
+                final_dims: &[#(#final_dims),*],
+                tiled_elements: #tiled,
+                allocated: #allocated,
+            }),
+            #krate::ElementType::#ty,
+            #bits,
+            #space,
+            #bytes,
+            #text,
+        )
+    }
+}
+
+/// `const _: () = assert!(..)`: the allocation fits the target's `usize`.
+fn fits_assert(v: &Valid) -> TokenStream {
+    let bytes = Literal::u64_unsuffixed(v.shape.size_in_bytes().unwrap_or(0));
+    let msg = format!(
+        "the layout `{}` needs {} bytes, more than usize can address on this target",
+        v.canonical.replace('{', "{{").replace('}', "}}"),
+        v.shape.size_in_bytes().unwrap_or(0)
+    );
+    let name = format_ident!("_");
+    quote! {
+        const #name: () = ::core::assert!((#bytes as u64) <= (usize::MAX as u64), #msg);
+    }
+}
