@@ -60,13 +60,13 @@ const CASES: &[(&str, ErrorKind, &str, &str)] = &[
         "f32[2,3]{1,0:S(1)T(2,2)}",
         ErrorKind::AttributeOrder,
         "T",
-        "layout attribute out of order or repeated",
+        "layout attribute `T` must come before `S`",
     ),
     (
         "f32[2]{0:E(4)E(4)}",
         ErrorKind::AttributeOrder,
         "E",
-        "layout attribute out of order or repeated",
+        "layout attribute `E` is repeated",
     ),
     (
         "f32[10,10]{1,0:D(X,C)}",
@@ -135,7 +135,7 @@ const CASES: &[(&str, ErrorKind, &str, &str)] = &[
         "f32[123,456,789]{1:T(2,*,128)}",
         ErrorKind::MinorToMajorLength,
         "{1:T(2,*,128)}",
-        "minor_to_major has 1 entries but the shape has rank 3",
+        "minor_to_major has 1 entry but the shape has rank 3",
     ),
     (
         "f32[2,3]{2,0}",

@@ -127,7 +127,7 @@ fn offsets_errors_are_json_with_status_1() {
         ),
         (
             vec!["offsets", "f32[2,3]", "--index", "1"],
-            "index has 1 entries",
+            "index has 1 entry",
         ),
         (
             vec!["offsets", "f32[2,3]", "--index", "-1,0"],

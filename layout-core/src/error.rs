@@ -266,6 +266,7 @@ impl Error {
             NonArrayWithDimensions => "write `token[]` or `opaque[]`",
             UnknownElementType => "element types are pred, s1..s64, u1..u64, f16, bf16, f32, f64, f8*, f4e2m1fn, c64, c128, token, opaque",
             TailPaddingNotPositive => "L(1) means no tail padding",
+            NotAnArray => "write one array shape such as f32[3,5]{1,0}; tuples, buffers, tokens and opaque values have no single layout",
             _ => return None,
         })
     }
@@ -287,7 +288,18 @@ impl fmt::Display for Error {
                 f,
                 "unknown layout attribute (expected one of D T L # * E S SC P M)"
             ),
-            AttributeOrder => write!(f, "layout attribute out of order or repeated"),
+            AttributeOrder => {
+                if a == b {
+                    write!(f, "layout attribute `{}` is repeated", attr_letter(a))
+                } else {
+                    write!(
+                        f,
+                        "layout attribute `{}` must come before `{}`",
+                        attr_letter(a),
+                        attr_letter(b)
+                    )
+                }
+            }
             InvalidDimLevelType => write!(f, "expected a dimension level type (D, C, S or H)"),
             ExpectedUnsignedType => write!(f, "expected an unsigned integer type (u1..u64)"),
             NonArrayWithDimensions => {
@@ -309,9 +321,10 @@ impl fmt::Display for Error {
             }
             ByteSizeOverflow => write!(f, "{a} elements of {b} bytes overflow i64"),
             AllocationOverflow => write!(f, "the tiled allocation overflows i64"),
-            MinorToMajorLength => write!(
+MinorToMajorLength => write!(
                 f,
-                "minor_to_major has {a} entries but the shape has rank {b}"
+                "minor_to_major has {a} {} but the shape has rank {b}",
+                entries(a)
             ),
             MinorToMajorOutOfRange => {
                 if b == 0 {
@@ -360,13 +373,18 @@ impl fmt::Display for Error {
             SparseLayout => write!(f, "sparse layouts are not supported ({})", sparse_name(a)),
             PaddingLength => write!(
                 f,
-                "padded_dimensions has {a} entries but the shape has rank {b}"
+                "padded_dimensions has {a} {} but the shape has rank {b}",
+                entries(a)
             ),
             PaddingTooSmall => write!(
                 f,
                 "padded dimension {a} is {b}, smaller than the dimension size {c}"
             ),
-            IndexRank => write!(f, "index has {a} entries but the shape has rank {b}"),
+            IndexRank => write!(
+                f,
+                "index has {a} {} but the shape has rank {b}",
+                entries(a)
+            ),
             IndexOutOfBounds => write!(
                 f,
                 "index {b} is out of bounds for dimension {a} of size {c}"
@@ -399,6 +417,21 @@ fn capacity_name(what: i64) -> &'static str {
         capacity::SPLIT_CONFIGS => "number of split configs",
         _ => "number of split indices",
     }
+}
+
+fn entries(n: i64) -> &'static str {
+    if n == 1 {
+        "entry"
+    } else {
+        "entries"
+    }
+}
+
+fn attr_letter(index: i64) -> &'static str {
+    ["D", "T", "L", "#", "*", "E", "S", "SC", "P", "M"]
+        .get(index as usize)
+        .copied()
+        .unwrap_or("?")
 }
 
 fn sparse_name(what: i64) -> &'static str {

@@ -24,3 +24,6 @@ pub fn layout(input: TokenStream) -> TokenStream {
         Err(e) => e.to_compile_error().into(),
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -3,8 +3,7 @@
 //! `syn::Error` on the user's tokens; all of them are reported together.
 
 use layout_core::{
-    parse_array_unvalidated, validate_all, ArrayShape, Error, ErrorKind, PaddingValue,
-    Span as TextSpan,
+    parse_array_unvalidated, validate_all, ArrayShape, Error, PaddingValue, Span as TextSpan,
 };
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
@@ -138,13 +137,9 @@ fn apply_options(shape: ArrayShape, options: &[Opt]) -> Result<ArrayShape, syn::
 /// The message for an error: the rule, the message with its numbers, and
 /// a help line where one helps.
 pub fn describe(e: &Error) -> String {
-    let mut msg = match e.kind() {
-        ErrorKind::Expected
-        | ErrorKind::InvalidCharacter
-        | ErrorKind::ExtraContent
-        | ErrorKind::UnterminatedComment
-        | ErrorKind::Empty => format!("layout syntax error: {e}"),
-        _ => format!("layout rule `{}`: {e}", e.rule()),
+    let mut msg = match e.rule() {
+        "syntax" => format!("layout syntax error: {e}"),
+        rule => format!("layout rule `{rule}`: {e}"),
     };
     if let Some(help) = e.help() {
         msg.push_str("\nhelp: ");

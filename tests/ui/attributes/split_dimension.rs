@@ -1,0 +1,5 @@
+use layout::layout;
+
+fn main() {
+    let _ = layout!(pred[3, 4]{1, 0:SC(2:1)});
+}

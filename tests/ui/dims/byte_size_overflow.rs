@@ -1,0 +1,5 @@
+use layout::layout;
+
+fn main() {
+    let _ = layout!(c128[1152921504606846976]);
+}

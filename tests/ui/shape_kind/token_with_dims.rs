@@ -1,0 +1,5 @@
+use layout::layout;
+
+fn main() {
+    let _ = layout!(token[3]);
+}
