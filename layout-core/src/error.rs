@@ -148,6 +148,10 @@ pub enum ErrorKind {
     UnboundedDimension,
     /// A dimension number outside `-rank..rank`.
     DimensionNumberOutOfRange,
+    /// A different number of run-time extents than `?` dimensions.
+    ExtentCount,
+    /// A view's element type or length does not match its layout.
+    ViewMismatch,
 }
 
 /// A parse, validation or index error: kind, span, numbers.
@@ -247,6 +251,8 @@ impl Error {
             IndexRank | IndexOutOfBounds => "index",
             UnboundedDimension => "unbounded dimension",
             DimensionNumberOutOfRange => "dimension number",
+            ExtentCount => "extents",
+            ViewMismatch => "view",
         }
     }
 
@@ -396,6 +402,17 @@ MinorToMajorLength => write!(
             DimensionNumberOutOfRange => {
                 write!(f, "dimension number {a} is out of range for rank {b}")
             }
+            ExtentCount => write!(
+                f,
+                "{a} run-time {} given for {b} unbounded (`?`) {}",
+                if a == 1 { "extent" } else { "extents" },
+                if b == 1 { "dimension" } else { "dimensions" }
+            ),
+            ViewMismatch => match a {
+                0 => write!(f, "the slice has {b} elements but the layout allocates {c}"),
+                1 => write!(f, "the element type does not match the layout's"),
+                _ => write!(f, "the layout packs elements into {b} bits; a typed view needs the natural width"),
+            },
         }
     }
 }

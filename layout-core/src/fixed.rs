@@ -276,3 +276,83 @@ impl<const R: usize> StaticLayout<R> {
         }
     }
 }
+
+/// A layout with `?` dimensions, waiting for their sizes: what the
+/// `layout!` macro gives for a shape with unbounded dims. `U` is the number
+/// of `?` dims; [`Unresolved::resolve`] takes exactly that many extents,
+/// like `std::mdspan`'s dynamic extents.
+///
+/// ```
+/// use layout_core::{parse_array, Unresolved};
+/// const DYN: Unresolved<2, 1> = match parse_array("f32[?,128]{1,0:T(8,128)}") {
+///     Ok(s) => Unresolved::new(s, "f32[?,128]{1,0:T(8,128)}"),
+///     Err(_) => panic!(),
+/// };
+/// let l = DYN.resolve([20]).unwrap();
+/// assert_eq!(l.dims(), [20, 128]);
+/// assert_eq!(l.allocated_elements(), 24 * 128);
+/// assert_eq!(l.offset([9, 1]), 1024 + 128 + 1); // second tile row, row 1, column 1
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Unresolved<const R: usize, const U: usize> {
+    shape: ArrayShape,
+    text: &'static str,
+}
+
+impl<const R: usize, const U: usize> Unresolved<R, U> {
+    /// Wraps a validated shape of rank `R` with `U` unbounded dims (checked
+    /// when resolving).
+    pub const fn new(shape: ArrayShape, text: &'static str) -> Unresolved<R, U> {
+        Unresolved { shape, text }
+    }
+
+    /// The shape, with its `?` dims.
+    pub const fn shape(&self) -> &ArrayShape {
+        &self.shape
+    }
+
+    /// Plans the layout with the `?` dims set to `extents` (in order).
+    /// Fails if a size overflows or does not fit in `usize`.
+    pub const fn resolve(&self, extents: [usize; U]) -> Result<StaticLayout<R>, Error> {
+        let mut wide = [0u64; U];
+        let mut i = 0;
+        while i < U {
+            wide[i] = extents[i] as u64;
+            i += 1;
+        }
+        let shape = tri!(self.shape.with_extents(&wide));
+        StaticLayout::from_shape(&shape, self.text)
+    }
+}
+
+/// What a typed view needs from a layout of rank `R`: implemented by
+/// [`StaticLayout<R>`] (table-driven offsets) and by every
+/// [`StaticShape<R>`] type of the `layout!` item form (specialised offsets).
+pub trait RankedLayout<const R: usize> {
+    /// The element offset of an in-bounds `index`.
+    fn offset_of(&self, index: [usize; R]) -> usize;
+    /// The tables (dims, sizes, inverse).
+    fn tables(&self) -> &StaticLayout<R>;
+}
+
+impl<const R: usize> RankedLayout<R> for StaticLayout<R> {
+    #[inline]
+    fn offset_of(&self, index: [usize; R]) -> usize {
+        self.offset(index)
+    }
+
+    fn tables(&self) -> &StaticLayout<R> {
+        self
+    }
+}
+
+impl<const R: usize, L: StaticShape<R>> RankedLayout<R> for L {
+    #[inline]
+    fn offset_of(&self, index: [usize; R]) -> usize {
+        L::offset(index)
+    }
+
+    fn tables(&self) -> &StaticLayout<R> {
+        &L::LAYOUT
+    }
+}

@@ -57,10 +57,11 @@ mod plan;
 mod print;
 mod shape;
 pub mod validate;
+mod view;
 
 pub use dtype::{ElementType, ALL_ELEMENT_TYPES};
 pub use error::{Error, ErrorKind, Span};
-pub use fixed::{StaticLayout, StaticShape};
+pub use fixed::{RankedLayout, StaticLayout, StaticShape, Unresolved};
 pub use index::{compare_indices, Index, PhysicalShape, MAX_PHYSICAL_RANK};
 pub use parse::{parse, parse_array, parse_array_unvalidated};
 pub use plan::Plan;
@@ -74,6 +75,7 @@ pub use shape::{
     TupleIter, TupleShape,
 };
 pub use validate::{validate, validate_all, ErrorList, MAX_ERRORS};
+pub use view::{Element, LogicalIndices, View, ViewMut};
 
 /// Most dimensions an array may have.
 pub const MAX_RANK: usize = 16;

@@ -1150,3 +1150,55 @@ impl core::fmt::Debug for Layout {
         write!(f, "Layout({self})")
     }
 }
+
+impl ArrayShape {
+    /// Number of `?` (unbounded) dimensions.
+    pub const fn unbounded_count(&self) -> usize {
+        let mut n = 0;
+        let mut i = 0;
+        while i < self.rank as usize {
+            if matches!(self.dims[i], Dim::Unbounded) {
+                n += 1;
+            }
+            i += 1;
+        }
+        n
+    }
+
+    /// The same shape with every `?` dimension replaced, in order, by the
+    /// given sizes (like `std::mdspan`'s dynamic extents), validated again.
+    /// There must be exactly one extent per `?`.
+    ///
+    /// ```
+    /// use layout_core::parse_array;
+    /// let s = parse_array("f32[?,128]{1,0:T(8,128)}").unwrap();
+    /// let r = s.with_extents(&[20]).unwrap();
+    /// assert_eq!(r.to_string(), "f32[20,128]{1,0:T(8,128)}");
+    /// assert_eq!(r.allocated_elements(), Ok(24 * 128));
+    /// assert!(s.with_extents(&[1, 2]).is_err());
+    /// ```
+    pub const fn with_extents(&self, extents: &[u64]) -> Result<ArrayShape, Error> {
+        let wanted = self.unbounded_count();
+        if extents.len() != wanted {
+            return Err(Error::new(
+                crate::error::ErrorKind::ExtentCount,
+                Span::NONE,
+                [extents.len() as i64, wanted as i64, 0],
+            ));
+        }
+        let mut out = *self;
+        let mut next = 0;
+        let mut i = 0;
+        while i < self.rank as usize {
+            if matches!(self.dims[i], Dim::Unbounded) {
+                out.dims[i] = Dim::Static(extents[next]);
+                next += 1;
+            }
+            i += 1;
+        }
+        match crate::validate::validate(&out) {
+            Ok(()) => Ok(out),
+            Err(e) => Err(e),
+        }
+    }
+}

@@ -14,6 +14,14 @@ pub fn expand(input: Input) -> TokenStream {
     let krate = &input.krate;
     match &input.form {
         Form::Expr(spec) => match check(spec) {
+            Ok(v) if v.unbounded > 0 => {
+                let unresolved = unresolved_expr(krate, &v);
+                let (rank, u) = (v.rank, v.unbounded);
+                quote! {{
+                    const __LAYOUT: #krate::Unresolved<#rank, #u> = #unresolved;
+                    __LAYOUT
+                }}
+            }
             Ok(v) => {
                 let rank = v.rank;
                 let layout = layout_expr(krate, &v);
@@ -42,6 +50,7 @@ fn expand_item(krate: &TokenStream, item: &Item) -> TokenStream {
         spec,
     } = item;
     let (rank, layout, body, extra, doc) = match check(spec) {
+        Ok(v) if v.unbounded > 0 => return dynamic_item(krate, item, &v),
         Ok(v) => {
             let doc = format!("The XLA layout `{}`.", v.canonical);
             (
@@ -178,5 +187,90 @@ fn fits_assert(v: &Valid) -> TokenStream {
     let name = format_ident!("_");
     quote! {
         const #name: () = ::core::assert!((#bytes as u64) <= (usize::MAX as u64), #msg);
+    }
+}
+
+/// `Unresolved<R, U>` for a shape with `?` dims: the shape is re-parsed
+/// from its canonical text in `const` evaluation (the macro validated it).
+fn unresolved_expr(krate: &TokenStream, v: &Valid) -> TokenStream {
+    let (rank, u) = (v.rank, v.unbounded);
+    let text = &v.canonical;
+    quote! {
+        #krate::Unresolved::<#rank, #u>::new(
+            match #krate::parse_array(#text) {
+                ::core::result::Result::Ok(shape) => shape,
+                ::core::result::Result::Err(_) => ::core::panic!("layout! validated this shape"),
+            },
+            #text,
+        )
+    }
+}
+
+/// The item form of a shape with `?` dims: a small struct holding the
+/// layout planned for the extents given to `new`.
+fn dynamic_item(krate: &TokenStream, item: &Item, v: &Valid) -> TokenStream {
+    let Item {
+        attrs, vis, name, ..
+    } = item;
+    let (rank, u) = (v.rank, v.unbounded);
+    let unresolved = unresolved_expr(krate, v);
+    let doc = format!(
+        "The XLA layout `{}`; its {u} `?` dimension(s) are sized by `new`.",
+        v.canonical
+    );
+    quote! {
+        #(#attrs)*
+        #[doc = #doc]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #vis struct #name {
+            layout: #krate::StaticLayout<#rank>,
+        }
+
+        #[allow(dead_code)]
+        impl #name {
+            /// The layout before its `?` dimensions are sized.
+            pub const UNRESOLVED: #krate::Unresolved<#rank, #u> = #unresolved;
+
+            /// Plans the layout with the `?` dimensions (in order) set to
+            /// `extents`; fails if the sizes overflow.
+            ///
+            /// # Errors
+            ///
+            /// When a size overflows or does not fit in `usize`.
+            pub const fn new(extents: [usize; #u]) -> ::core::result::Result<Self, #krate::Error> {
+                match Self::UNRESOLVED.resolve(extents) {
+                    ::core::result::Result::Ok(layout) => ::core::result::Result::Ok(Self { layout }),
+                    ::core::result::Result::Err(e) => ::core::result::Result::Err(e),
+                }
+            }
+
+            /// The element offset of `index`.
+            ///
+            /// # Panics
+            ///
+            /// If `index` is out of bounds.
+            #[inline]
+            #[must_use]
+            pub const fn offset(&self, index: [usize; #rank]) -> usize {
+                self.layout.offset(index)
+            }
+
+            /// The planned layout.
+            #[must_use]
+            pub const fn layout(&self) -> &#krate::StaticLayout<#rank> {
+                &self.layout
+            }
+        }
+
+        impl #krate::RankedLayout<#rank> for #name {
+            #[inline]
+            fn offset_of(&self, index: [usize; #rank]) -> usize {
+                self.layout.offset(index)
+            }
+
+            fn tables(&self) -> &#krate::StaticLayout<#rank> {
+                &self.layout
+            }
+        }
     }
 }

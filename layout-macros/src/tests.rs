@@ -25,3 +25,332 @@ fn invalid_layout_emits_error_and_stub() {
     assert!(out.contains("compile_error"), "{out}");
     assert!(out.contains("__stub"), "{out}");
 }
+
+// ---------------------------------------------------------------------------
+// Expansion snapshots: `tests/snapshots/<name>.txt` hold the readable
+// expansion of representative invocations; `UPDATE_SNAPSHOTS=1 cargo test -p
+// layout-macros` rewrites them.
+// ---------------------------------------------------------------------------
+
+use proc_macro2::{Delimiter, Spacing, TokenTree};
+
+/// The expansion of `src` (what follows `layout!`), laid out by [`pretty`].
+fn expand_pretty(src: &str) -> String {
+    let tokens: TokenStream = src.parse().expect("tokens");
+    let input: Input = syn::parse2(tokens).expect("invocation");
+    pretty(expand(input))
+}
+
+/// A token with its punctuation joined (`::`, `->`, `&&`, `<=`).
+enum Tok {
+    Word(String),
+    Op(String),
+    Group(Delimiter, Vec<Tok>),
+}
+
+fn lex(ts: TokenStream) -> Vec<Tok> {
+    let mut out = Vec::new();
+    let mut op = String::new();
+    for tt in ts {
+        if let TokenTree::Punct(p) = &tt {
+            op.push(p.as_char());
+            if p.spacing() == Spacing::Alone {
+                out.push(Tok::Op(std::mem::take(&mut op)));
+            }
+            continue;
+        }
+        if !op.is_empty() {
+            out.push(Tok::Op(std::mem::take(&mut op)));
+        }
+        out.push(match tt {
+            TokenTree::Group(g) => Tok::Group(g.delimiter(), lex(g.stream())),
+            TokenTree::Ident(i) => Tok::Word(i.to_string()),
+            TokenTree::Literal(l) => Tok::Word(l.to_string()),
+            TokenTree::Punct(_) => unreachable!(),
+        });
+    }
+    if !op.is_empty() {
+        out.push(Tok::Op(op));
+    }
+    out
+}
+
+/// What was printed last on the current line, for spacing decisions.
+#[derive(Clone, PartialEq)]
+enum Last {
+    Start,
+    Word(String),
+    Op(String),
+    GenericClose,
+    Close,
+}
+
+/// A small, deterministic layout of generated code (no rustfmt): a newline
+/// after `;`, attributes and braces, brace bodies indented; parenthesised
+/// or bracketed lists that contain a brace block get one element per line;
+/// `::`, generics, calls and field access without spaces.
+fn pretty(ts: TokenStream) -> String {
+    let mut p = Printer {
+        out: String::new(),
+        indent: 0,
+        last: Last::Start,
+        generics: 0,
+    };
+    p.tokens(&lex(ts), true);
+    p.newline();
+    p.out
+}
+
+/// Words after which a path or a bracket keeps its space.
+const KEYWORDS: &[&str] = &[
+    "as", "const", "dyn", "fn", "for", "impl", "in", "let", "mut", "pub", "return", "static",
+    "type", "where",
+];
+
+struct Printer {
+    out: String,
+    indent: usize,
+    last: Last,
+    generics: usize,
+}
+
+fn has_brace(toks: &[Tok]) -> bool {
+    toks.iter().any(|t| match t {
+        Tok::Group(Delimiter::Brace, _) => true,
+        Tok::Group(_, inner) => has_brace(inner),
+        _ => false,
+    })
+}
+
+impl Printer {
+    fn newline(&mut self) {
+        if self.last != Last::Start {
+            self.out.push('\n');
+            self.last = Last::Start;
+        }
+    }
+
+    fn put(&mut self, s: &str, space: bool) {
+        if self.last == Last::Start {
+            for _ in 0..self.indent {
+                self.out.push_str("    ");
+            }
+        } else if space {
+            self.out.push(' ');
+        }
+        self.out.push_str(s);
+    }
+
+    /// Whether a space goes between what was printed last and `next`.
+    fn space_before(&self, next: &Tok) -> bool {
+        let last = &self.last;
+        match next {
+            Tok::Op(o) if [",", ";", ".", ":", "?"].contains(&o.as_str()) => false,
+            Tok::Op(o) if o == "::" => match last {
+                Last::Op(l) => !["&", "!", "#"].contains(&l.as_str()),
+                Last::Word(w) => KEYWORDS.contains(&w.as_str()),
+                _ => false,
+            },
+            Tok::Op(o) if o == "!" => !matches!(last, Last::Word(_)),
+            Tok::Op(o) if o == ">" && self.generics > 0 => false,
+            Tok::Group(Delimiter::Parenthesis | Delimiter::Bracket, _) => match last {
+                Last::Word(w) => w != "pub" && KEYWORDS.contains(&w.as_str()),
+                Last::Op(o) => !["!", "#", "&", "::"].contains(&o.as_str()),
+                Last::GenericClose => false,
+                _ => true,
+            },
+            _ => match last {
+                Last::Op(o) => !["::", ".", "&", "#", "'"].contains(&o.as_str()),
+                _ => true,
+            },
+        }
+    }
+
+    fn tokens(&mut self, toks: &[Tok], block: bool) {
+        for (i, t) in toks.iter().enumerate() {
+            let space = self.space_before(t);
+            match t {
+                Tok::Word(w) => {
+                    self.put(w, space);
+                    self.last = Last::Word(w.clone());
+                }
+                Tok::Op(o) => {
+                    let generic_open = o == "<"
+                        && match &self.last {
+                            Last::Word(w) => w.starts_with(|c: char| c.is_ascii_uppercase()),
+                            Last::Op(l) => l == "::",
+                            _ => false,
+                        };
+                    if generic_open {
+                        self.generics += 1;
+                        self.put(o, false);
+                        self.last = Last::Op("::".into()); // no space after
+                        continue;
+                    }
+                    if o == ">" && self.generics > 0 {
+                        self.generics -= 1;
+                        self.put(o, false);
+                        self.last = Last::GenericClose;
+                        continue;
+                    }
+                    self.put(o, space);
+                    self.last = Last::Op(o.clone());
+                    if block && (o == ";" || o == ",") {
+                        self.newline();
+                    }
+                }
+                Tok::Group(Delimiter::Brace, inner) => {
+                    self.put("{", space);
+                    self.last = Last::Op("{".into());
+                    if inner.is_empty() {
+                        self.out.push('}');
+                        self.last = Last::Close;
+                    } else {
+                        self.indent += 1;
+                        self.newline();
+                        self.tokens(inner, true);
+                        self.indent -= 1;
+                        self.newline();
+                        self.put("}", false);
+                        self.last = Last::Close;
+                    }
+                    let next_glues =
+                        matches!(toks.get(i + 1), Some(Tok::Op(o)) if o == "," || o == ";");
+                    if block && !next_glues {
+                        self.newline();
+                    }
+                }
+                Tok::Group(delim, inner) => {
+                    let (open, close) = match delim {
+                        Delimiter::Parenthesis => ("(", ")"),
+                        Delimiter::Bracket => ("[", "]"),
+                        _ => ("", ""),
+                    };
+                    let tall = has_brace(inner);
+                    self.put(open, space);
+                    self.last = Last::Op("::".into()); // no space after the opener
+                    if tall {
+                        self.indent += 1;
+                        self.newline();
+                    }
+                    self.tokens(inner, tall);
+                    if tall {
+                        self.indent -= 1;
+                        self.newline();
+                    }
+                    self.put(close, false);
+                    self.last = Last::Close;
+                    let attribute = matches!(
+                        (i.checked_sub(1).map(|j| &toks[j]), delim),
+                        (Some(Tok::Op(o)), Delimiter::Bracket) if o == "#"
+                    );
+                    if block && attribute {
+                        self.newline();
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The representative invocations: snapshot name and macro input.
+const SNAPSHOTS: &[(&str, &str)] = &[
+    ("row_major", "f32[3,5]{1,0}"),
+    ("permuted", "pub type Permuted = f32[3,5,7]{0,2,1};"),
+    ("tiled_8x128", "pub type Tiled = f32[16,256]{1,0:T(8,128)};"),
+    (
+        "tiled_8x128_2x1",
+        "pub type Bf16Tiled = bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)};",
+    ),
+    (
+        "combine",
+        "pub type Combined = f32[2,7,8,11,10]{4,3,2,1,0:T(*,*,2,*,3)};",
+    ),
+    ("scalar_tiled", "pub type Scalar = s32[]{:T(256)};"),
+    ("scalar_expression", "s32[]{:T(256)}"),
+    (
+        "legacy_padding",
+        "f32[2,3]{0,1}, padded = [3, 5], padding_value = zero",
+    ),
+    (
+        "two_items",
+        "[::layout::__private::layout_core]\n\
+         /// Row-major.\n\
+         pub type Rows = f32[4,8]{1,0};\n\
+         /// Tiled 2x4, then pairs of rows interleaved.\n\
+         #[allow(missing_docs)] pub(crate) type Tiled = s4[4,8]{1,0:T(2,4)(2,1)E(4)};",
+    ),
+    (
+        "string_literal",
+        "\"bf16[8, 128]{1,0 : T(8,128)(2,1) /* dump */}\"",
+    ),
+    ("invalid_expression", "f32[2,3]{2,0}"),
+    (
+        "invalid_item",
+        "pub type Bad = f32[2,3]{1,0:T(2,*)}; pub type Good = u8[2];",
+    ),
+];
+
+fn snapshot_dir() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots")
+}
+
+#[test]
+fn expansion_snapshots() {
+    let update = std::env::var_os("UPDATE_SNAPSHOTS").is_some_and(|v| v == "1");
+    let dir = snapshot_dir();
+    let mut failures = Vec::new();
+    for (name, src) in SNAPSHOTS {
+        let mut text = String::from("// layout! {\n");
+        for line in src.lines() {
+            text.push_str(&format!("//     {}\n", line.trim()));
+        }
+        text.push_str(&format!("// }}\n\n{}", expand_pretty(src)));
+        let path = dir.join(format!("{name}.txt"));
+        if update {
+            std::fs::create_dir_all(&dir).expect("snapshot dir");
+            std::fs::write(&path, &text).expect("write snapshot");
+            continue;
+        }
+        match std::fs::read_to_string(&path) {
+            Ok(stored) if stored == text => {}
+            Ok(stored) => {
+                let line = stored
+                    .lines()
+                    .zip(text.lines())
+                    .position(|(a, b)| a != b)
+                    .unwrap_or(stored.lines().count().min(text.lines().count()));
+                failures.push(format!(
+                    "{name}: expansion differs from {} at line {}:\n  stored: {:?}\n  now:    {:?}",
+                    path.display(),
+                    line + 1,
+                    stored.lines().nth(line).unwrap_or("<end>"),
+                    text.lines().nth(line).unwrap_or("<end>"),
+                ));
+            }
+            Err(e) => failures.push(format!("{name}: {}: {e}", path.display())),
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{}\n(rerun with UPDATE_SNAPSHOTS=1 to accept the new expansions)",
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn snapshots_are_deterministic() {
+    for (_, src) in SNAPSHOTS {
+        assert_eq!(expand_pretty(src), expand_pretty(src), "{src}");
+    }
+}
+
+#[test]
+fn pretty_keeps_every_token() {
+    // The layout only adds whitespace: stripping it gives the same text as
+    // proc_macro2's own printing, stripped.
+    for (_, src) in SNAPSHOTS {
+        let strip = |s: &str| s.chars().filter(|c| !c.is_whitespace()).collect::<String>();
+        assert_eq!(strip(&expand_pretty(src)), strip(&expand_str(src)), "{src}");
+    }
+}

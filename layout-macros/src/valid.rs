@@ -15,6 +15,8 @@ pub struct Valid {
     pub shape: ArrayShape,
     pub canonical: String,
     pub rank: usize,
+    /// Number of `?` dims (extents supplied at run time).
+    pub unbounded: usize,
 }
 
 /// Checks one spec; returns the shape or every error found.
@@ -32,20 +34,6 @@ pub fn check(spec: &Spec) -> Result<Valid, syn::Error> {
     for e in validate_all(&shape).iter() {
         add(error_at(text, &e));
     }
-    if shape.has_unbounded_dims() {
-        let i = shape
-            .dims()
-            .iter()
-            .position(|d| d.layout_size().is_none())
-            .unwrap_or(0);
-        add(spanned(
-            text,
-            shape.source_map().dim(i),
-            &format!(
-                "layout `?` dimension: dimension {i} is unbounded, but `layout!` needs every size at compile time\nhelp: write a bound, `<=N`, to lay the dimension out at N"
-            ),
-        ));
-    }
     match apply_options(shape, &spec.options) {
         Ok(s) => shape = s,
         Err(e) => add(e),
@@ -56,11 +44,15 @@ pub fn check(spec: &Spec) -> Result<Valid, syn::Error> {
     let rank = shape.rank();
     let canonical = shape.to_string();
     // The same planning the runtime does; it cannot fail for a validated
-    // shape with static sizes, but never panic if it does.
-    if let Err(e) = layout_core::Plan::new(&shape) {
-        return Err(error_at(text, &e));
+    // shape with static sizes, but never panic if it does. Shapes with `?`
+    // dims are planned at run time, when their extents are known.
+    if !shape.has_unbounded_dims() {
+        if let Err(e) = layout_core::Plan::new(&shape) {
+            return Err(error_at(text, &e));
+        }
     }
     Ok(Valid {
+        unbounded: shape.unbounded_count(),
         shape,
         canonical,
         rank,

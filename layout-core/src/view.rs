@@ -1,0 +1,270 @@
+//! Typed views: a slice seen through a layout. Checked once when made (the
+//! element type matches, the slice covers the allocation), then indexed by
+//! `[usize; R]` at the cost of the offset arithmetic alone.
+
+use core::marker::PhantomData;
+use core::ops::{Index, IndexMut};
+
+use crate::dtype::ElementType;
+use crate::error::{Error, ErrorKind, Span};
+use crate::fixed::{RankedLayout, StaticLayout};
+
+/// A Rust type that stores one XLA element type at its natural width.
+pub trait Element: Copy {
+    /// The XLA element type.
+    const ELEMENT_TYPE: ElementType;
+}
+
+macro_rules! element {
+    ($($t:ty => $e:ident),* $(,)?) => {
+        $(impl Element for $t {
+            const ELEMENT_TYPE: ElementType = ElementType::$e;
+        })*
+    };
+}
+
+element! {
+    bool => Pred,
+    i8 => S8,
+    i16 => S16,
+    i32 => S32,
+    i64 => S64,
+    u8 => U8,
+    u16 => U16,
+    u32 => U32,
+    u64 => U64,
+    f32 => F32,
+    f64 => F64,
+}
+
+#[cfg(feature = "half")]
+element! {
+    half::bf16 => Bf16,
+    half::f16 => F16,
+}
+
+fn check<T: Element, const R: usize>(layout: &StaticLayout<R>, len: usize) -> Result<(), Error> {
+    if layout.element_type() != T::ELEMENT_TYPE {
+        return Err(Error::new(ErrorKind::ViewMismatch, Span::NONE, [1, 0, 0]));
+    }
+    let natural = u64::from(T::ELEMENT_TYPE.byte_width()) * 8;
+    if layout.element_size_in_bits() != natural {
+        return Err(Error::new(
+            ErrorKind::ViewMismatch,
+            Span::NONE,
+            [2, layout.element_size_in_bits() as i64, 0],
+        ));
+    }
+    if len < layout.allocated_elements() {
+        return Err(Error::new(
+            ErrorKind::ViewMismatch,
+            Span::NONE,
+            [0, len as i64, layout.allocated_elements() as i64],
+        ));
+    }
+    Ok(())
+}
+
+/// A read-only view of a slice through a layout.
+///
+/// ```
+/// use layout_core::{StaticLayout, View};
+/// let l: StaticLayout<2> = StaticLayout::parse("f32[3,5]{1,0:T(2,2)}").unwrap();
+/// let data: Vec<f32> = (0..24).map(|x| x as f32).collect();
+/// let v = View::new(l, &data).unwrap();
+/// assert_eq!(v[[2, 3]], 17.0);
+/// assert_eq!(v.get([3, 0]), None);
+/// let logical: Vec<f32> = v.iter().copied().collect();
+/// assert_eq!(logical[..5], [0.0, 1.0, 4.0, 5.0, 8.0]);
+/// assert!(View::<f64, _, 2>::new(l, &[0.0f64; 24]).is_err()); // f64 is not f32
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct View<'a, T, L, const R: usize> {
+    data: &'a [T],
+    layout: L,
+}
+
+impl<'a, T: Element, L: RankedLayout<R>, const R: usize> View<'a, T, L, R> {
+    /// Checks the element type, packing and length once.
+    pub fn new(layout: L, data: &'a [T]) -> Result<Self, Error> {
+        check::<T, R>(layout.tables(), data.len())?;
+        Ok(View { data, layout })
+    }
+
+    /// The element at `index`, or `None` out of bounds.
+    pub fn get(&self, index: [usize; R]) -> Option<&'a T> {
+        if !self.layout.tables().in_bounds(index) {
+            return None;
+        }
+        self.data.get(self.layout.offset_of(index))
+    }
+
+    /// The layout.
+    pub fn layout(&self) -> &L {
+        &self.layout
+    }
+
+    /// The underlying slice (padding slots included).
+    pub fn as_slice(&self) -> &'a [T] {
+        self.data
+    }
+
+    /// The elements in logical order (last dimension fastest).
+    pub fn iter(&self) -> impl Iterator<Item = &'a T> + '_ {
+        LogicalIndices::new(self.layout.tables().dims())
+            .map(move |i| &self.data[self.layout.offset_of(i)])
+    }
+
+    /// `(index, element)` in memory order, skipping padding slots.
+    pub fn iter_memory_order(&self) -> impl Iterator<Item = ([usize; R], &'a T)> + '_ {
+        let t = self.layout.tables();
+        (0..t.allocated_elements()).filter_map(move |o| t.index_of(o).map(|i| (i, &self.data[o])))
+    }
+}
+
+impl<T: Element, L: RankedLayout<R>, const R: usize> Index<[usize; R]> for View<'_, T, L, R> {
+    type Output = T;
+
+    fn index(&self, index: [usize; R]) -> &T {
+        assert!(
+            self.layout.tables().in_bounds(index),
+            "index {index:?} out of bounds"
+        );
+        &self.data[self.layout.offset_of(index)]
+    }
+}
+
+/// A mutable view of a slice through a layout.
+///
+/// ```
+/// use layout_core::{StaticLayout, ViewMut};
+/// let l: StaticLayout<2> = StaticLayout::parse("s32[2,3]{0,1}").unwrap();
+/// let mut data = [0i32; 6];
+/// let mut v = ViewMut::new(l, &mut data).unwrap();
+/// v[[1, 0]] = 7;
+/// *v.get_mut([0, 2]).unwrap() = 9;
+/// assert_eq!(data, [0, 7, 0, 0, 9, 0]);
+/// ```
+#[derive(Debug)]
+pub struct ViewMut<'a, T, L, const R: usize> {
+    data: &'a mut [T],
+    layout: L,
+    _marker: PhantomData<T>,
+}
+
+impl<'a, T: Element, L: RankedLayout<R>, const R: usize> ViewMut<'a, T, L, R> {
+    /// Checks the element type, packing and length once.
+    pub fn new(layout: L, data: &'a mut [T]) -> Result<Self, Error> {
+        check::<T, R>(layout.tables(), data.len())?;
+        Ok(ViewMut {
+            data,
+            layout,
+            _marker: PhantomData,
+        })
+    }
+
+    /// The element at `index`, or `None` out of bounds.
+    pub fn get(&self, index: [usize; R]) -> Option<&T> {
+        if !self.layout.tables().in_bounds(index) {
+            return None;
+        }
+        self.data.get(self.layout.offset_of(index))
+    }
+
+    /// The element at `index`, mutably, or `None` out of bounds.
+    pub fn get_mut(&mut self, index: [usize; R]) -> Option<&mut T> {
+        if !self.layout.tables().in_bounds(index) {
+            return None;
+        }
+        self.data.get_mut(self.layout.offset_of(index))
+    }
+
+    /// The layout.
+    pub fn layout(&self) -> &L {
+        &self.layout
+    }
+
+    /// The underlying slice (padding slots included).
+    pub fn as_mut_slice(&mut self) -> &mut [T] {
+        self.data
+    }
+
+    /// Calls `f` with every logical index and its element, in logical order.
+    pub fn for_each_mut(&mut self, mut f: impl FnMut([usize; R], &mut T)) {
+        for i in LogicalIndices::new(self.layout.tables().dims()) {
+            let o = self.layout.offset_of(i);
+            f(i, &mut self.data[o]);
+        }
+    }
+}
+
+impl<T: Element, L: RankedLayout<R>, const R: usize> Index<[usize; R]> for ViewMut<'_, T, L, R> {
+    type Output = T;
+
+    fn index(&self, index: [usize; R]) -> &T {
+        assert!(
+            self.layout.tables().in_bounds(index),
+            "index {index:?} out of bounds"
+        );
+        &self.data[self.layout.offset_of(index)]
+    }
+}
+
+impl<T: Element, L: RankedLayout<R>, const R: usize> IndexMut<[usize; R]> for ViewMut<'_, T, L, R> {
+    fn index_mut(&mut self, index: [usize; R]) -> &mut T {
+        assert!(
+            self.layout.tables().in_bounds(index),
+            "index {index:?} out of bounds"
+        );
+        let o = self.layout.offset_of(index);
+        &mut self.data[o]
+    }
+}
+
+/// Every index of a shape in logical order (last dimension fastest).
+///
+/// ```
+/// use layout_core::LogicalIndices;
+/// let all: Vec<[usize; 2]> = LogicalIndices::new([2, 2]).collect();
+/// assert_eq!(all, [[0, 0], [0, 1], [1, 0], [1, 1]]);
+/// assert_eq!(LogicalIndices::new([]).count(), 1);
+/// assert_eq!(LogicalIndices::new([3, 0]).count(), 0);
+/// ```
+#[derive(Clone, Debug)]
+pub struct LogicalIndices<const R: usize> {
+    dims: [usize; R],
+    next: Option<[usize; R]>,
+}
+
+impl<const R: usize> LogicalIndices<R> {
+    /// All indices of `dims`.
+    pub fn new(dims: [usize; R]) -> Self {
+        let empty = dims.contains(&0);
+        LogicalIndices {
+            dims,
+            next: if empty { None } else { Some([0; R]) },
+        }
+    }
+}
+
+impl<const R: usize> Iterator for LogicalIndices<R> {
+    type Item = [usize; R];
+
+    fn next(&mut self) -> Option<[usize; R]> {
+        let current = self.next?;
+        let mut n = current;
+        let mut d = R;
+        self.next = loop {
+            if d == 0 {
+                break None;
+            }
+            d -= 1;
+            if n[d] + 1 < self.dims[d] {
+                n[d] += 1;
+                break Some(n);
+            }
+            n[d] = 0;
+        };
+        Some(current)
+    }
+}
