@@ -85,6 +85,20 @@ fn expand_item(krate: &TokenStream, item: &Item) -> TokenStream {
         impl #name {
             /// The layout's tables, computed when the macro expanded.
             pub const LAYOUT: #krate::StaticLayout<#rank> = #layout;
+            /// The rank.
+            pub const RANK: usize = #rank;
+            /// The logical dimensions (bounded dims at their bound).
+            pub const DIMS: [usize; #rank] = Self::LAYOUT.dims();
+            /// The element type.
+            pub const ELEMENT_TYPE: #krate::ElementType = Self::LAYOUT.element_type();
+            /// Element slots in the allocation (tile padding and `L(n)` included).
+            pub const ALLOCATED_ELEMENTS: usize = Self::LAYOUT.allocated_elements();
+            /// Bytes of the allocation.
+            pub const SIZE_IN_BYTES: usize = Self::LAYOUT.size_in_bytes();
+            /// The memory space `S(n)`.
+            pub const MEMORY_SPACE: u8 = Self::LAYOUT.memory_space();
+            /// The canonical XLA text.
+            pub const TEXT: &'static str = Self::LAYOUT.text();
 
             /// The element offset of `index` (specialised arithmetic; the
             /// index is checked in debug builds only).
@@ -178,12 +192,15 @@ fn layout_expr(krate: &TokenStream, v: &Valid) -> TokenStream {
 
 /// `const _: () = assert!(..)`: the allocation fits the target's `usize`.
 fn fits_assert(v: &Valid) -> TokenStream {
-    let bytes = Literal::u64_unsuffixed(v.shape.size_in_bytes().unwrap_or(0));
+    // Both the byte size and the element count (larger with E(n) packing)
+    // must be addressable.
+    let bytes = v.shape.size_in_bytes().unwrap_or(0);
+    let need = bytes.max(v.shape.allocated_elements().unwrap_or(0));
     let msg = format!(
-        "the layout `{}` needs {} bytes, more than usize can address on this target",
+        "the layout `{}` needs {bytes} bytes, more than usize can address on this target",
         v.canonical.replace('{', "{{").replace('}', "}}"),
-        v.shape.size_in_bytes().unwrap_or(0)
     );
+    let bytes = Literal::u64_unsuffixed(need);
     let name = format_ident!("_");
     quote! {
         const #name: () = ::core::assert!((#bytes as u64) <= (usize::MAX as u64), #msg);
