@@ -46,6 +46,8 @@ pub struct Text {
     pub whole: Span,
     /// `true` when the text came from a string literal.
     pub literal: bool,
+    /// The last token was a punctuation mark not joined to the next one.
+    alone_punct: bool,
 }
 
 /// An option after the literal: `name = value`.
@@ -117,6 +119,7 @@ fn parse_spec(input: ParseStream, in_item: bool) -> syn::Result<Spec> {
                 pieces: vec![(0, len, lit.span())],
                 whole: lit.span(),
                 literal: true,
+                alone_punct: false,
             },
             0,
         )
@@ -198,6 +201,7 @@ pub fn render(tokens: &[TokenTree]) -> Text {
         pieces: Vec::new(),
         whole: Span::call_site(),
         literal: false,
+        alone_punct: false,
     };
     let mut last_word = false;
     let mut first: Option<Span> = None;
@@ -225,6 +229,8 @@ fn render_into(
     last: &mut Option<Span>,
 ) {
     for t in tokens {
+        let was_alone = out.alone_punct;
+        out.alone_punct = false;
         match t {
             TokenTree::Group(g) => {
                 let (open, close) = match g.delimiter() {
@@ -259,6 +265,11 @@ fn render_into(
                 *last_word = true;
             }
             TokenTree::Punct(p) => {
+                // Two punctuation marks the user wrote apart (`< =`) stay
+                // apart; joint ones (`<=`) join.
+                if was_alone {
+                    out.text.push(' ');
+                }
                 let mut buf = [0u8; 4];
                 push(
                     out,
@@ -267,6 +278,7 @@ fn render_into(
                     first,
                     last,
                 );
+                out.alone_punct = p.spacing() == proc_macro2::Spacing::Alone;
                 *last_word = false;
             }
         }

@@ -354,3 +354,66 @@ fn pretty_keeps_every_token() {
         assert_eq!(strip(&expand_pretty(src)), strip(&expand_str(src)), "{src}");
     }
 }
+
+/// Every string XLA (as adjusted by DECISIONS.md) rejects, fed to the macro
+/// both as a string literal and, where Rust can tokenize it, as tokens: the
+/// expansion must be a compile error (never a panic, never silent success).
+#[test]
+fn every_rejected_vector_is_a_compile_error() {
+    let data = include_str!("../../tests/data/xla_vectors.jsonl");
+    let mut checked = 0;
+    for line in data.lines() {
+        let ok = line.contains("\"ok\": true");
+        let Some(start) = line.find("\"input\": \"") else {
+            continue;
+        };
+        // The input is the first JSON string; decode the common escapes.
+        let rest = &line[start + 10..];
+        let mut input = String::new();
+        let mut chars = rest.chars();
+        while let Some(c) = chars.next() {
+            match c {
+                '"' => break,
+                '\\' => match chars.next() {
+                    Some('"') => input.push('"'),
+                    Some('\\') => input.push('\\'),
+                    Some('t') => input.push('\t'),
+                    Some('n') => input.push('\n'),
+                    Some('r') => input.push('\r'),
+                    _ => input.clear(),
+                },
+                c => input.push(c),
+            }
+        }
+        let literal = format!("{input:?}");
+        let out = expand_str(&literal);
+        let is_array = layout_core::parse_array(&input).is_ok();
+        assert_eq!(
+            out.contains("compile_error"),
+            !(ok && is_array),
+            "{input}: {out}"
+        );
+        // Rust's tokenizer drops comments (nested ones included) and takes
+        // more characters as whitespace than XLA: compare the rest.
+        let rust_neutral = !input.contains('/')
+            && input
+                .chars()
+                .all(|c| !c.is_whitespace() || matches!(c, ' ' | '\t' | '\n' | '\r'));
+        if !rust_neutral {
+            checked += 1;
+            continue;
+        }
+        if let Ok(tokens) = input.parse::<proc_macro2::TokenStream>() {
+            if !tokens.is_empty() {
+                if let Ok(parsed) = syn::parse2::<Input>(tokens) {
+                    let out = expand(parsed).to_string();
+                    if !ok {
+                        assert!(out.contains("compile_error"), "{input}: {out}");
+                    }
+                }
+            }
+        }
+        checked += 1;
+    }
+    assert!(checked > 5000);
+}
