@@ -145,9 +145,10 @@ impl<const R: usize> StaticLayout<R> {
         }
     }
 
-    /// The logical dimensions (bounded dims at their bound).
+    /// The logical dimensions an index ranges over (bounded dims at their
+    /// bound; legacy padding not included).
     pub const fn dims(&self) -> [usize; R] {
-        let d = self.plan.layout_dims();
+        let d = self.plan.index_dims();
         let mut out = [0usize; R];
         let mut i = 0;
         while i < R {

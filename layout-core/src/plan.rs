@@ -220,6 +220,12 @@ impl Plan {
         self.dims.split_at(self.rank as usize).0
     }
 
+    /// The logical sizes an index ranges over (bounds for `<=N`; without
+    /// legacy padding).
+    pub const fn index_dims(&self) -> &[u64] {
+        self.limits.split_at(self.rank as usize).0
+    }
+
     /// Number of tile levels.
     pub const fn tile_levels(&self) -> usize {
         self.level_count as usize

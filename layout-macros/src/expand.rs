@@ -77,6 +77,7 @@ fn expand_item(krate: &TokenStream, item: &Item) -> TokenStream {
     };
     quote! {
         #(#attrs)*
+        #[doc = ""]
         #[doc = #doc]
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
         #vis struct #name;
@@ -237,6 +238,7 @@ fn dynamic_item(krate: &TokenStream, item: &Item, v: &Valid) -> TokenStream {
     );
     quote! {
         #(#attrs)*
+        #[doc = ""]
         #[doc = #doc]
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         #vis struct #name {
