@@ -60,7 +60,7 @@ pub enum ErrorKind {
     InvalidCharacter,
     /// An integer literal outside `i64` (XLA silently wraps these).
     IntegerOutOfRange,
-    /// A specific token was expected; [`Error::expected`] names it.
+    /// A specific token was expected; [`Error::expected_token`] names it.
     Expected,
     /// An identifier that is not an element type.
     UnknownElementType,

@@ -856,7 +856,7 @@ pub struct ArrayShape {
 
 impl ArrayShape {
     /// A shape with XLA's default layout. Not validated: call
-    /// [`crate::validate`] (or use [`ArrayShape::with_layout`]) before
+    /// [`validate`](fn@crate::validate) (or use [`ArrayShape::with_layout`]) before
     /// relying on sizes.
     ///
     /// ```
