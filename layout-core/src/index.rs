@@ -308,9 +308,8 @@ impl ArrayShape {
     /// assert_eq!(s.offset(&[1, 6, 7, 10, 9]), Ok(12430));
     /// ```
     pub const fn offset(&self, index: &[u64]) -> Result<u64, Error> {
-        tri!(check_index(self, index));
         let plan = tri!(Plan::new(self));
-        Ok(plan.offset_unchecked(index))
+        plan.offset(index)
     }
 
     /// The bit offset of an element: offset x [`ArrayShape::element_size_in_bits`]

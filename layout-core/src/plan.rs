@@ -285,6 +285,40 @@ impl Plan {
     /// The element offset of an index already known to be in bounds (an
     /// out-of-bounds index gives an unspecified offset, never UB).
     pub const fn offset_unchecked(&self, index: &[u64]) -> u64 {
+        let (e, len) = self.walk(index, self.level_count as usize);
+        let mut lin: u64 = 0;
+        let mut i = 0;
+        while i < len {
+            lin = lin.wrapping_mul(self.final_dims[i]).wrapping_add(e[i]);
+            i += 1;
+        }
+        lin
+    }
+
+    /// The physical index of an in-bounds `index` after the first `levels`
+    /// tile levels (0 = permuted to physical order), major to minor; it
+    /// indexes [`ArrayShape::physical_shape`](crate::ArrayShape::physical_shape)
+    /// of the same level.
+    ///
+    /// ```
+    /// use layout_core::{parse_array, Plan};
+    /// let s = parse_array("f32[3,5]{1,0:T(2,2)}").unwrap();
+    /// let p = Plan::new(&s).unwrap();
+    /// // (2,3) sits in tile (1,1) at (0,1) within it.
+    /// assert_eq!(p.physical_index(&[2, 3], 1).as_slice(), &[1, 1, 0, 1]);
+    /// ```
+    pub const fn physical_index(&self, index: &[u64], levels: usize) -> PhysicalShape {
+        let levels = if levels > self.level_count as usize {
+            self.level_count as usize
+        } else {
+            levels
+        };
+        let (e, len) = self.walk(index, levels);
+        PhysicalShape::from_slice(e.split_at(len).0)
+    }
+
+    /// The working index after `levels` tile levels, and its length.
+    const fn walk(&self, index: &[u64], levels: usize) -> ([u64; MAX_PHYSICAL_RANK], usize) {
         let n = self.rank as usize;
         let mut e = [0u64; MAX_PHYSICAL_RANK];
         let mut p = 0;
@@ -294,7 +328,7 @@ impl Plan {
         }
         let mut len = n;
         let mut level = 0;
-        while level < self.level_count as usize {
+        while level < levels {
             let pre = self.prepend[level] as usize;
             if pre > 0 {
                 let mut i = len;
@@ -340,13 +374,7 @@ impl Plan {
             len = base + 2 * m;
             level += 1;
         }
-        let mut lin: u64 = 0;
-        let mut i = 0;
-        while i < len {
-            lin = lin.wrapping_mul(self.final_dims[i]).wrapping_add(e[i]);
-            i += 1;
-        }
-        lin
+        (e, len)
     }
 
     /// The logical index stored at element slot `offset`, or `None` for a
