@@ -8,18 +8,20 @@
 //!
 //! With no arguments, `layout` explains the seed example.
 
-use std::io::{self, BufRead, BufWriter, Write};
+mod draw;
+mod explain;
+mod machine;
+mod people;
+
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use layout_core::{parse, parse_array, ArrayShape, Error};
-use serde_json::{json, Value};
 
 /// The seed example explained by `layout` with no arguments.
 const SEED: &str = "bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}";
 
-/// Largest array `layout offsets` lists in full.
-const MAX_LISTED_ELEMENTS: u64 = 1 << 22;
+/// The element `layout` with no arguments locates.
+const SEED_INDEX: &str = "3,0,13,300";
 
 #[derive(Parser)]
 #[command(
@@ -48,208 +50,51 @@ enum Command {
     Explain {
         /// The shape to explain.
         shape: Option<String>,
+        /// Also show where this element lands, e.g. 3,0,13,300.
+        #[arg(long)]
+        index: Option<String>,
     },
+    /// Draw a 2-D slice of a layout as a grid of element offsets.
+    Draw {
+        /// The array shape to draw.
+        shape: String,
+        /// The dimension drawn as rows (default: the second-to-last).
+        #[arg(long)]
+        rows: Option<usize>,
+        /// The dimension drawn as columns (default: the last).
+        #[arg(long)]
+        cols: Option<usize>,
+        /// A full index fixing the other dimensions, e.g. 3,0,0,0.
+        #[arg(long)]
+        at: Option<String>,
+        /// Write the grid as SVG to this file instead.
+        #[arg(long)]
+        svg: Option<String>,
+    },
+},
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Some(Command::Check) => check(),
-        Some(Command::Offsets { shape, index }) => offsets(&shape, index.as_deref()),
-        Some(Command::Explain { shape }) => explain(shape.as_deref().unwrap_or(SEED)),
-        None => explain(SEED),
-    }
-}
-
-/// The JSON verdict for one input line.
-fn check_line(line: &[u8]) -> Value {
-    let input = String::from_utf8_lossy(line);
-    let result = match std::str::from_utf8(line) {
-        Ok(text) => parse(text)
-            .map(|s| s.to_string())
-            .map_err(|e| e.to_string()),
-        Err(e) => Err(format!(
-            "input is not valid UTF-8 (byte {})",
-            e.valid_up_to()
-        )),
-    };
-    match result {
-        Ok(canonical) => json!({"input": input, "ok": true, "canonical": canonical, "error": null}),
-        Err(error) => json!({"input": input, "ok": false, "canonical": null, "error": error}),
-    }
-}
-
-fn check() -> ExitCode {
-    let stdin = io::stdin();
-    let mut input = stdin.lock();
-    let mut out = BufWriter::new(io::stdout().lock());
-    let mut line = Vec::new();
-    loop {
-        line.clear();
-        match input.read_until(b'\n', &mut line) {
-            Ok(0) => break,
-            Ok(_) => {}
-            Err(e) => {
-                eprintln!("layout check: cannot read stdin: {e}");
-                return ExitCode::FAILURE;
-            }
+        Some(Command::Check) => machine::check(),
+        Some(Command::Offsets { shape, index }) => machine::offsets(&shape, index.as_deref()),
+        Some(Command::Explain { shape, index }) => {
+            explain::explain(shape.as_deref().unwrap_or(SEED), index.as_deref())
         }
-        if line.last() == Some(&b'\n') {
-            line.pop();
-        }
-        if writeln!(out, "{}", check_line(&line)).is_err() {
-            return ExitCode::FAILURE;
-        }
+        Some(Command::Draw {
+            shape,
+            rows,
+            cols,
+            at,
+            svg,
+        }) => draw::run(&draw::Request {
+            shape: &shape,
+            rows,
+            cols,
+            at: at.as_deref(),
+            svg: svg.as_deref(),
+        }),
+        None => explain::explain(SEED, Some(SEED_INDEX)),
     }
-    if out.flush().is_err() {
-        return ExitCode::FAILURE;
-    }
-    ExitCode::SUCCESS
-}
-
-fn fail(message: impl Into<String>) -> ExitCode {
-    println!("{}", json!({"error": message.into()}));
-    ExitCode::FAILURE
-}
-
-fn describe(e: &Error, text: &str) -> String {
-    let span = e.span();
-    if span.end > span.start && (span.end as usize) <= text.len() {
-        format!("{e} (at bytes {}..{})", span.start, span.end)
-    } else {
-        e.to_string()
-    }
-}
-
-fn parse_index(text: &str) -> Result<Vec<u64>, String> {
-    if text.trim().is_empty() {
-        return Ok(Vec::new());
-    }
-    text.split(',')
-        .map(|p| {
-            p.trim()
-                .parse::<u64>()
-                .map_err(|_| format!("index entry `{p}` is not a non-negative integer"))
-        })
-        .collect()
-}
-
-fn layout_dims(shape: &ArrayShape) -> Result<Vec<u64>, Error> {
-    (0..shape.rank())
-        .map(|d| {
-            shape.dims()[d].layout_size().ok_or_else(|| {
-                Error::new(
-                    layout_core::ErrorKind::UnboundedDimension,
-                    shape.source_map().dim(d),
-                    [d as i64, 0, 0],
-                )
-            })
-        })
-        .collect()
-}
-
-fn offsets(text: &str, index: Option<&str>) -> ExitCode {
-    let shape = match parse_array(text) {
-        Ok(s) => s,
-        Err(e) => return fail(describe(&e, text)),
-    };
-    let canonical = shape.to_string();
-    if let Some(index) = index {
-        let index = match parse_index(index) {
-            Ok(i) => i,
-            Err(e) => return fail(e),
-        };
-        return match shape.offset(&index) {
-            Ok(offset) => {
-                println!(
-                    "{}",
-                    json!({"canonical": canonical, "index": index, "offset": offset})
-                );
-                ExitCode::SUCCESS
-            }
-            Err(e) => fail(describe(&e, text)),
-        };
-    }
-    let dims = match layout_dims(&shape) {
-        Ok(d) => d,
-        Err(e) => return fail(describe(&e, text)),
-    };
-    let sizes = shape
-        .element_count()
-        .and_then(|n| Ok((n, shape.allocated_elements()?, shape.size_in_bytes()?)));
-    let (count, allocated, bytes) = match sizes {
-        Ok(v) => v,
-        Err(e) => return fail(describe(&e, text)),
-    };
-    if count > MAX_LISTED_ELEMENTS {
-        return fail(format!(
-            "the array has {count} elements; `layout offsets` lists at most {MAX_LISTED_ELEMENTS} (use --index)"
-        ));
-    }
-    let mut list = Vec::with_capacity(count as usize);
-    let mut failure = None;
-    shape.for_each_index(|i| match shape.offset(i) {
-        Ok(o) => list.push(o),
-        Err(e) => failure = Some(e),
-    });
-    if let Some(e) = failure {
-        return fail(describe(&e, text));
-    }
-    println!(
-        "{}",
-        json!({
-            "canonical": canonical,
-            "dims": dims,
-            "allocated_elements": allocated,
-            "size_in_bytes": bytes,
-            "offsets": list,
-        })
-    );
-    ExitCode::SUCCESS
-}
-
-fn explain(text: &str) -> ExitCode {
-    let shape = match parse_array(text) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("error: {}", describe(&e, text));
-            return ExitCode::FAILURE;
-        }
-    };
-    println!("shape        {shape}");
-    println!(
-        "element      {} ({} bits, {} byte(s) unpacked)",
-        shape.element_type(),
-        shape.element_type().bit_width(),
-        shape.element_type().byte_width()
-    );
-    let dims: Vec<String> = shape
-        .dims()
-        .iter()
-        .enumerate()
-        .map(|(i, d)| match shape.dimension_letter(i) {
-            Some(c) => format!("{c}={d}"),
-            None => d.to_string(),
-        })
-        .collect();
-    println!("dims         [{}]", dims.join(", "));
-    println!("minor→major  {:?}", shape.layout().minor_to_major());
-    for level in 0..=shape.layout().tile_count() {
-        if let Ok(p) = shape.physical_shape(level) {
-            println!("physical[{level}]  {:?}", p.as_slice());
-        }
-    }
-    match (
-        shape.element_count(),
-        shape.allocated_elements(),
-        shape.size_in_bytes(),
-    ) {
-        (Ok(n), Ok(a), Ok(b)) => {
-            println!("elements     {n}");
-            println!("allocated    {a} element slots, {b} bytes");
-        }
-        (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => println!("sizes        {e}"),
-    }
-    println!("memory space S({})", shape.layout().memory_space());
-    ExitCode::SUCCESS
 }

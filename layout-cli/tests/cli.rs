@@ -151,7 +151,8 @@ fn no_arguments_explains_the_seed_example() {
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}"));
-    assert!(text.contains("335544320 bytes"));
+    assert!(text.contains("335,544,320 bytes (320.0 MiB)"));
+    assert!(text.contains("element offset 63,048,281 (byte 126,096,562)"));
 }
 
 #[test]

@@ -1,0 +1,240 @@
+//! `layout explain`: a shape in words — canonical form, element type, dims
+//! with their letters, the order in words, the physical shape after each
+//! tile level, strides, sizes, memory space, and (with `--index`) where one
+//! element lands.
+
+use std::fmt::Write as _;
+use std::process::ExitCode;
+
+use layout_core::{parse, ArrayShape, Plan, Shape};
+
+use crate::people::{grouped, human_bytes, memory_space_name, render_error, EXIT_INVALID};
+
+/// Prints the explanation of `text` (optionally of one element).
+pub fn explain(text: &str, index: Option<&str>) -> ExitCode {
+    let shape = match parse(text) {
+        Ok(s) => s,
+        Err(e) => {
+            eprint!("{}", render_error(text, &e));
+            return ExitCode::from(EXIT_INVALID);
+        }
+    };
+    let index = match index.map(crate::machine::parse_index).transpose() {
+        Ok(i) => i,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(EXIT_INVALID);
+        }
+    };
+    match describe(&shape, index.as_deref(), "") {
+        Ok(out) => {
+            print!("{out}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(EXIT_INVALID)
+        }
+    }
+}
+
+/// The explanation of any shape; tuples element by element.
+pub fn describe(shape: &Shape<'_>, index: Option<&[u64]>, indent: &str) -> Result<String, String> {
+    let mut out = String::new();
+    match shape {
+        Shape::Array(a) => array(&mut out, a, index, indent)?,
+        Shape::Buffer(a) => {
+            writeln!(out, "{indent}buffer       b(...) holding an array").unwrap();
+            array(&mut out, a, index, indent)?;
+        }
+        Shape::Token => writeln!(out, "{indent}token[]      an ordering token; no data").unwrap(),
+        Shape::Opaque => writeln!(out, "{indent}opaque[]     an opaque handle; no layout").unwrap(),
+        Shape::Tuple(t) => {
+            writeln!(out, "{indent}tuple        {shape}").unwrap();
+            writeln!(out, "{indent}elements     {}", t.len()).unwrap();
+            let inner = format!("{indent}  ");
+            for (i, element) in t.iter().enumerate() {
+                writeln!(out, "{indent}[{i}]").unwrap();
+                out.push_str(&describe(&element, None, &inner)?);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// "row-major", "column-major" or which dimension is minor.
+fn order_in_words(a: &ArrayShape) -> String {
+    let l = a.layout();
+    let m2m = l.minor_to_major();
+    let name = |d: usize| match a.dimension_letter(d) {
+        Some(c) => format!("{d} ({c})"),
+        None => d.to_string(),
+    };
+    if m2m.len() <= 1 {
+        return "one dimension or none: nothing to order".to_string();
+    }
+    let chain: Vec<String> = m2m.iter().map(|&d| name(d as usize)).collect();
+    let kind = if l.is_descending() {
+        "row-major (the last dimension varies fastest)".to_string()
+    } else if l.is_ascending() {
+        "column-major (dimension 0 varies fastest)".to_string()
+    } else {
+        format!("dimension {} is minor-most", name(m2m[0] as usize))
+    };
+    format!("{kind}; minor to major: {}", chain.join(", "))
+}
+
+fn array(
+    out: &mut String,
+    a: &ArrayShape,
+    index: Option<&[u64]>,
+    indent: &str,
+) -> Result<(), String> {
+    let t = a.element_type();
+    let l = a.layout();
+    let w = |out: &mut String, label: &str, value: String| {
+        writeln!(out, "{indent}{label:<13}{value}").unwrap();
+    };
+    w(out, "shape", a.to_string());
+    let packed = l.element_size_in_bits();
+    w(
+        out,
+        "element",
+        if packed > 0 {
+            format!(
+                "{t}: {} bits, packed into {packed} bits each by E({packed})",
+                t.bit_width()
+            )
+        } else {
+            format!(
+                "{t}: {} bits, {} byte(s) each",
+                t.bit_width(),
+                t.byte_width()
+            )
+        },
+    );
+    let dims: Vec<String> = a
+        .dims()
+        .iter()
+        .enumerate()
+        .map(|(i, d)| match a.dimension_letter(i) {
+            Some(c) => format!("{c}={d}"),
+            None => format!("d{i}={d}"),
+        })
+        .collect();
+    w(
+        out,
+        "dims",
+        if dims.is_empty() {
+            "scalar".to_string()
+        } else {
+            dims.join(" ")
+        },
+    );
+    w(out, "order", order_in_words(a));
+    if a.has_unbounded_dims() {
+        w(
+            out,
+            "sizes",
+            "unknown until the `?` dimensions are sized".to_string(),
+        );
+        w(out, "memory", memory_space_name(l.memory_space()));
+        return Ok(());
+    }
+    let plan = Plan::new(a).map_err(|e| e.to_string())?;
+    let physical = a.physical_shape(0).map_err(|e| e.to_string())?;
+    w(
+        out,
+        "physical",
+        format!("{:?} (major to minor)", physical.as_slice()),
+    );
+    for level in 0..l.tile_count() {
+        let tile = l.tile(level).map(|t| {
+            let e: Vec<String> = t
+                .raw()
+                .iter()
+                .map(|&v| {
+                    if v == layout_core::COMBINE_ENTRY {
+                        "*".to_string()
+                    } else {
+                        v.to_string()
+                    }
+                })
+                .collect();
+            format!("({})", e.join(","))
+        });
+        let s = a.physical_shape(level + 1).map_err(|e| e.to_string())?;
+        w(
+            out,
+            &format!("tile {}", level + 1),
+            format!("{} -> {:?}", tile.unwrap_or_default(), s.as_slice()),
+        );
+    }
+    if let Some(strides) = a.strides() {
+        w(
+            out,
+            "strides",
+            format!(
+                "{:?} elements per step of each dimension",
+                strides.as_slice()
+            ),
+        );
+    } else {
+        let fin = plan.tiled_shape();
+        w(
+            out,
+            "tile strides",
+            format!(
+                "{:?} elements per step of each tiled dimension",
+                fin.strides().as_slice()
+            ),
+        );
+    }
+    let count = a.element_count().map_err(|e| e.to_string())?;
+    let allocated = plan.allocated_elements();
+    let bytes = a.size_in_bytes().map_err(|e| e.to_string())?;
+    w(out, "elements", grouped(count));
+    #[allow(clippy::cast_precision_loss)] // a percentage to one decimal
+    let padding = if allocated == 0 {
+        0.0
+    } else {
+        (allocated - count) as f64 * 100.0 / allocated as f64
+    };
+    w(
+        out,
+        "allocated",
+        format!("{} slots ({padding:.1}% padding)", grouped(allocated)),
+    );
+    w(out, "size", human_bytes(bytes));
+    w(out, "memory", memory_space_name(l.memory_space()));
+    if let Some(index) = index {
+        let offset = plan.offset(index).map_err(|e| e.to_string())?;
+        let byte = a.byte_offset(index).map_err(|e| e.to_string())?;
+        w(
+            out,
+            "index",
+            format!(
+                "{index:?} -> element offset {} (byte {})",
+                grouped(offset),
+                grouped(byte)
+            ),
+        );
+        if l.tile_count() > 0 {
+            let at = plan.physical_index(index, 1);
+            let tile = l.tile(0).map_or(0, |t| {
+                t.raw()
+                    .iter()
+                    .filter(|&&v| v != layout_core::COMBINE_ENTRY)
+                    .count()
+            });
+            let s = at.as_slice();
+            let (grid, within) = s.split_at(s.len() - tile);
+            w(
+                out,
+                "in tile",
+                format!("{grid:?} of tile level 1, at {within:?} within it"),
+            );
+        }
+    }
+    Ok(())
+}

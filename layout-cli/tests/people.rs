@@ -1,0 +1,185 @@
+//! The commands for people: explain, draw, errors with carets, exit codes.
+
+use std::process::{Command, Output};
+
+fn layout(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_layout"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8(out.stdout.clone()).unwrap()
+}
+
+fn field<'a>(text: &'a str, label: &str) -> &'a str {
+    text.lines()
+        .find_map(|l| l.trim_start().strip_prefix(label))
+        .unwrap_or_else(|| panic!("no `{label}` in:\n{text}"))
+        .trim()
+}
+
+#[test]
+fn explain_names_every_part_of_the_seed_example() {
+    let out = layout(&[
+        "explain",
+        "bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}",
+        "--index",
+        "3,0,13,300",
+    ]);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    assert_eq!(
+        field(&text, "shape"),
+        "bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}"
+    );
+    assert_eq!(field(&text, "element"), "bf16: 16 bits, 2 byte(s) each");
+    assert_eq!(field(&text, "dims"), "p=8 z=1 y=1280 x=16384");
+    assert!(field(&text, "order").starts_with("dimension 3 (x) is minor-most"));
+    assert_eq!(
+        field(&text, "physical"),
+        "[1, 8, 1280, 16384] (major to minor)"
+    );
+    assert_eq!(
+        field(&text, "tile 1"),
+        "(8,128) -> [1, 8, 160, 128, 8, 128]"
+    );
+    assert_eq!(
+        field(&text, "tile 2"),
+        "(2,1) -> [1, 8, 160, 128, 4, 128, 2, 1]"
+    );
+    assert_eq!(
+        field(&text, "allocated"),
+        "167,772,160 slots (0.0% padding)"
+    );
+    assert_eq!(field(&text, "size"), "335,544,320 bytes (320.0 MiB)");
+    assert_eq!(field(&text, "memory"), "S(1): fast memory (VMEM on TPU)");
+    assert_eq!(
+        field(&text, "index"),
+        "[3, 0, 13, 300] -> element offset 63,048,281 (byte 126,096,562)"
+    );
+    assert_eq!(
+        field(&text, "in tile"),
+        "[0, 3, 1, 2] of tile level 1, at [5, 44] within it"
+    );
+}
+
+#[test]
+fn explain_orders_in_words_and_padding_share() {
+    let row = stdout(&layout(&["explain", "f32[3,5]{1,0:T(2,2)}"]));
+    assert!(field(&row, "order").starts_with("row-major"));
+    assert_eq!(field(&row, "allocated"), "24 slots (37.5% padding)");
+    assert_eq!(
+        field(&row, "tile strides"),
+        "[12, 4, 2, 1] elements per step of each tiled dimension"
+    );
+    let col = stdout(&layout(&["explain", "f32[2,3]{0,1:S(5)}"]));
+    assert!(field(&col, "order").starts_with("column-major"));
+    assert_eq!(
+        field(&col, "strides"),
+        "[1, 2] elements per step of each dimension"
+    );
+    assert_eq!(field(&col, "memory"), "S(5): host memory");
+    let odd = stdout(&layout(&["explain", "f32[2]{0:S(3)}"]));
+    assert_eq!(
+        field(&odd, "memory"),
+        "S(3): a device-specific memory space"
+    );
+}
+
+#[test]
+fn explain_tuples_element_by_element() {
+    let text = stdout(&layout(&[
+        "explain",
+        "(f32[2,3]{0,1}, s4[8]{0:E(4)}, token[])",
+    ]));
+    assert_eq!(field(&text, "elements"), "3");
+    assert!(text.contains("[0]\n  shape        f32[2,3]{0,1}"));
+    assert!(text.contains("[1]\n  shape        s4[8]{0:E(4)}"));
+    assert!(text.contains("packed into 4 bits each by E(4)"));
+    assert!(text.contains("[2]\n  token[]"));
+}
+
+#[test]
+fn errors_show_a_caret_and_exit_1() {
+    let out = layout(&["explain", "f32[2,3]{1,0:T(2,*)}"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(
+        lines[0],
+        "error: tile 0 ends with `*`, which has no more minor dimension to combine with"
+    );
+    assert_eq!(lines[1], "  f32[2,3]{1,0:T(2,*)}");
+    assert_eq!(lines[2], "                   ^");
+    assert!(lines[3].starts_with("  help: "));
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    assert_eq!(layout(&["frobnicate"]).status.code(), Some(2));
+    assert_eq!(layout(&["draw"]).status.code(), Some(2));
+}
+
+#[test]
+fn draw_prints_the_grid_and_the_strip() {
+    let out = layout(&["draw", "f32[2,3]{0,1}"]);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    let rows: Vec<Vec<&str>> = text
+        .lines()
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(rows[1], ["0", "1", "2"]);
+    assert_eq!(rows[2], ["0", "0", "2", "4"]);
+    assert_eq!(rows[3], ["1", "1", "3", "5"]);
+    assert_eq!(text.lines().last().unwrap(), "memory order: a d b e c f");
+    // Not a terminal: no colour codes.
+    assert!(!text.contains('\u{1b}'));
+}
+
+#[test]
+fn draw_writes_svg() {
+    let dir = std::env::temp_dir().join(format!("layout-draw-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("fig2.svg");
+    let out = layout(&[
+        "draw",
+        "f32[4,8]{1,0:T(2,4)(2,1)}",
+        "--svg",
+        path.to_str().unwrap(),
+    ]);
+    assert!(out.status.success());
+    let svg = std::fs::read_to_string(&path).unwrap();
+    assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+    assert_eq!(svg.matches("class=\"element\"").count(), 32);
+    // Figure 2's first row, in order.
+    let offsets: Vec<&str> = svg
+        .lines()
+        .filter(|l| l.contains("text-anchor=\"middle\" fill=\"#000000\""))
+        .take(8)
+        .map(|l| {
+            l.rsplit_once('>')
+                .unwrap()
+                .0
+                .rsplit_once('>')
+                .unwrap()
+                .1
+                .trim_end_matches("</text")
+        })
+        .collect();
+    assert_eq!(offsets, ["0", "2", "4", "6", "8", "10", "12", "14"]);
+    // Balanced elements: every opened tag is closed.
+    assert_eq!(svg.matches("<text").count(), svg.matches("</text>").count());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn draw_rejects_bad_requests() {
+    let out = layout(&["draw", "f32[2,3]", "--rows", "0", "--cols", "0"]);
+    assert_eq!(out.status.code(), Some(1));
+    let out = layout(&["draw", "f32[?,3]"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8(out.stderr).unwrap().contains("`?`"));
+}
