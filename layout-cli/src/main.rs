@@ -71,7 +71,6 @@ enum Command {
         #[arg(long)]
         svg: Option<String>,
     },
-},
 }
 
 fn main() -> ExitCode {
