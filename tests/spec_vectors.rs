@@ -401,3 +401,43 @@ fn parse_failures_section_6_2() {
         ErrorKind::MinorToMajorLength
     );
 }
+
+#[test]
+fn for_each_index_windows_section_6_6() {
+    for (dims, n) in [
+        ("", 1),
+        ("0", 0),
+        ("16", 16),
+        ("3,0", 0),
+        ("0,2", 0),
+        ("4,16", 64),
+        ("6,11,17", 1122),
+        ("6,11,5,17", 5610),
+    ] {
+        let s = arr(&format!("f32[{dims}]"));
+        let sizes: Vec<u64> = s.dims().iter().map(|d| d.layout_size().unwrap()).collect();
+        let (base, incr) = (vec![0; sizes.len()], vec![1; sizes.len()]);
+        let mut count = 0;
+        s.for_each_index_in(&base, &sizes, &incr, |_| {
+            count += 1;
+            true
+        });
+        assert_eq!(count, n, "[{dims}]");
+        let mut memory = 0;
+        s.for_each_index_in_memory_order(|_| memory += 1);
+        assert_eq!(memory, n, "[{dims}] in memory order");
+    }
+    let mut seen = Vec::new();
+    arr("f32[10,10]").for_each_index_in(&[2, 3], &[3, 1], &[2, 1], |i| {
+        seen.push(i.to_vec());
+        true
+    });
+    assert_eq!(seen, [[2, 3], [4, 3]]);
+    // Stopping early.
+    let mut calls = 0;
+    arr("f32[4,4]").for_each_index_in(&[0, 0], &[4, 4], &[1, 1], |_| {
+        calls += 1;
+        calls < 5
+    });
+    assert_eq!(calls, 5);
+}

@@ -598,6 +598,82 @@ impl ArrayShape {
         }
     }
 
+    /// `ShapeUtil::ForEachIndex` with a window: calls `f` for every index
+    /// `base + k * incr` (per dimension, `k * incr < count`), in memory order
+    /// (the most minor dimension of `minor_to_major` fastest); `f` returning
+    /// `false` stops early. A dimension with `count == 0` and `incr == 0` is
+    /// pinned at `base`. Nothing happens for a shape with no elements.
+    ///
+    /// ```
+    /// use layout_core::parse_array;
+    /// let s = parse_array("f32[10,10]").unwrap();
+    /// let mut seen = Vec::new();
+    /// s.for_each_index_in(&[2, 3], &[3, 1], &[2, 1], |i| {
+    ///     seen.push(i.to_vec());
+    ///     true
+    /// });
+    /// assert_eq!(seen, [[2, 3], [4, 3]]);
+    /// ```
+    pub fn for_each_index_in(
+        &self,
+        base: &[u64],
+        count: &[u64],
+        incr: &[u64],
+        mut f: impl FnMut(&[u64]) -> bool,
+    ) {
+        let n = self.rank();
+        if base.len() != n || count.len() != n || incr.len() != n {
+            return;
+        }
+        if !matches!(self.element_count(), Ok(c) if c > 0) {
+            return;
+        }
+        let mut index = Index::zeros(n);
+        index.as_mut_slice().copy_from_slice(base);
+        loop {
+            if !f(index.as_slice()) {
+                return;
+            }
+            // Increment in minor-to-major order, carrying.
+            let mut p = 0;
+            loop {
+                if p == n {
+                    return;
+                }
+                let d = self.layout.m2m[p] as usize;
+                let i = index.as_mut_slice();
+                i[d] += incr[d];
+                if incr[d] > 0 && i[d] < base[d] + count[d] {
+                    break;
+                }
+                i[d] = base[d];
+                p += 1;
+            }
+        }
+    }
+
+    /// Calls `f` for every index in memory order of the untiled layout (the
+    /// most minor dimension fastest), as `ShapeUtil::ForEachIndex` walks.
+    ///
+    /// ```
+    /// use layout_core::parse_array;
+    /// let mut seen = Vec::new();
+    /// parse_array("s32[2,2]{0,1}").unwrap().for_each_index_in_memory_order(|i| seen.push(i.to_vec()));
+    /// assert_eq!(seen, [[0, 0], [1, 0], [0, 1], [1, 1]]);
+    /// ```
+    pub fn for_each_index_in_memory_order(&self, mut f: impl FnMut(&[u64])) {
+        if !matches!(self.element_count(), Ok(n) if n > 0) {
+            return;
+        }
+        let mut i = Index::zeros(self.rank());
+        loop {
+            f(i.as_slice());
+            if !self.next_index_in_memory_order(i.as_mut_slice()) {
+                break;
+            }
+        }
+    }
+
     /// `ShapeUtil::TrueNumDimensions`: the number of dimensions not of size 1.
     ///
     /// ```
