@@ -6,12 +6,17 @@
 //! - `layout offsets '<shape>' [--index i,j,..]` prints the offsets of an
 //!   array's elements (or of one element).
 //!
+//! For people: `layout explain`, `layout draw`, and `layout scan FILE|-
+//! [--json]`, which finds every shape in an HLO dump (exit 1 if a shape fails
+//! to parse, 2 if the input cannot be read).
+//!
 //! With no arguments, `layout` explains the seed example.
 
 mod draw;
 mod explain;
 mod machine;
 mod people;
+mod scan;
 
 use std::process::ExitCode;
 
@@ -71,6 +76,14 @@ enum Command {
         #[arg(long)]
         svg: Option<String>,
     },
+    /// Find every shape in an HLO text dump (a file, or - for stdin).
+    Scan {
+        /// The dump: a path, or `-` for standard input.
+        file: String,
+        /// One JSON object per instruction instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 fn main() -> ExitCode {
@@ -94,6 +107,7 @@ fn main() -> ExitCode {
             at: at.as_deref(),
             svg: svg.as_deref(),
         }),
+        Some(Command::Scan { file, json }) => scan::run(&file, json),
         None => explain::explain(SEED, Some(SEED_INDEX)),
     }
 }
