@@ -441,3 +441,39 @@ fn for_each_index_windows_section_6_6() {
     });
     assert_eq!(calls, 5);
 }
+
+#[test]
+fn element_type_table_section_1_2() {
+    use layout::{ElementType, ALL_ELEMENT_TYPES};
+    assert_eq!(ALL_ELEMENT_TYPES.len(), 32);
+    for t in ALL_ELEMENT_TYPES {
+        assert_eq!(ElementType::from_name(t.name()), Some(t));
+        assert_eq!(t.byte_width(), t.bit_width().div_ceil(8));
+    }
+    let sub_byte: Vec<&str> = ALL_ELEMENT_TYPES
+        .iter()
+        .filter(|t| t.is_sub_byte())
+        .map(|t| t.name())
+        .collect();
+    assert_eq!(sub_byte, ["s1", "s2", "s4", "u1", "u2", "u4", "f4e2m1fn"]);
+    for (name, value, bits, bytes) in [
+        ("pred", 1, 1, 1),
+        ("s4", 21, 4, 1),
+        ("bf16", 16, 16, 2),
+        ("f32", 11, 32, 4),
+        ("f8e8m0fnu", 33, 8, 1),
+        ("f4e2m1fn", 32, 4, 1),
+        ("c64", 15, 64, 8),
+        ("c128", 18, 128, 16),
+        ("opaque", 14, 0, 0),
+    ] {
+        let t = ElementType::from_name(name).unwrap();
+        assert_eq!(
+            (t.xla_enum_value(), t.bit_width(), t.byte_width()),
+            (value, bits, bytes),
+            "{name}"
+        );
+    }
+    assert_eq!(ElementType::from_name("opaque_type"), None);
+    assert_eq!(ElementType::from_name("tuple"), None);
+}

@@ -1,122 +1,88 @@
 //! Element types (XLA's `PrimitiveType`), their text names and widths.
 
-/// An XLA element type, as written in shape text (`f32`, `bf16`, `s4`, ...).
-///
-/// ```
-/// use layout_core::ElementType;
-/// let t = ElementType::from_name("bf16").unwrap();
-/// assert_eq!(t.bit_width(), 16);
-/// assert_eq!(t.byte_width(), 2);
-/// assert_eq!(t.name(), "bf16");
-/// assert!(ElementType::S4.is_sub_byte());
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum ElementType {
-    /// `pred`: a boolean, one bit wide but stored in a byte.
-    Pred,
-    /// `s1`: 1-bit signed integer.
-    S1,
-    /// `s2`: 2-bit signed integer.
-    S2,
-    /// `s4`: 4-bit signed integer.
-    S4,
-    /// `s8`: 8-bit signed integer.
-    S8,
-    /// `s16`: 16-bit signed integer.
-    S16,
-    /// `s32`: 32-bit signed integer.
-    S32,
-    /// `s64`: 64-bit signed integer.
-    S64,
-    /// `u1`: 1-bit unsigned integer.
-    U1,
-    /// `u2`: 2-bit unsigned integer.
-    U2,
-    /// `u4`: 4-bit unsigned integer.
-    U4,
-    /// `u8`: 8-bit unsigned integer.
-    U8,
-    /// `u16`: 16-bit unsigned integer.
-    U16,
-    /// `u32`: 32-bit unsigned integer.
-    U32,
-    /// `u64`: 64-bit unsigned integer.
-    U64,
-    /// `f16`: IEEE half precision.
-    F16,
-    /// `bf16`: bfloat16.
-    Bf16,
-    /// `f32`: IEEE single precision.
-    F32,
-    /// `f64`: IEEE double precision.
-    F64,
-    /// `f8e5m2`.
-    F8e5m2,
-    /// `f8e4m3`.
-    F8e4m3,
-    /// `f8e4m3fn`.
-    F8e4m3fn,
-    /// `f8e4m3b11fnuz`.
-    F8e4m3b11fnuz,
-    /// `f8e3m4`.
-    F8e3m4,
-    /// `f8e5m2fnuz`.
-    F8e5m2fnuz,
-    /// `f8e4m3fnuz`.
-    F8e4m3fnuz,
-    /// `f8e8m0fnu` (MX scale type).
-    F8e8m0fnu,
-    /// `f4e2m1fn` (MX, 4 bits).
-    F4e2m1fn,
-    /// `c64`: complex of two `f32`.
-    C64,
-    /// `c128`: complex of two `f64`.
-    C128,
-    /// `token`: an ordering token, written `token[]`.
-    Token,
-    /// `opaque`: an opaque handle, written `opaque[]`.
-    Opaque,
+/// The one table of element types: variant, printed name, XLA enum value,
+/// bit width, description. Everything else about a type derives from it.
+macro_rules! element_types {
+    ($($variant:ident $name:literal $value:literal $bits:literal $doc:literal;)*) => {
+        /// An XLA element type, as written in shape text (`f32`, `bf16`, `s4`, ...).
+        ///
+        /// ```
+        /// use layout_core::ElementType;
+        /// let t = ElementType::from_name("bf16").unwrap();
+        /// assert_eq!(t.bit_width(), 16);
+        /// assert_eq!(t.byte_width(), 2);
+        /// assert_eq!(t.name(), "bf16");
+        /// assert!(ElementType::S4.is_sub_byte());
+        /// ```
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[non_exhaustive]
+        pub enum ElementType {
+            $(#[doc = $doc] $variant,)*
+        }
+
+        /// Every element type, in the order of [`ElementType`]'s variants.
+        pub const ALL_ELEMENT_TYPES: [ElementType; [$($name),*].len()] = [$(ElementType::$variant),*];
+
+        impl ElementType {
+            /// The printed name, exactly as XLA prints it (lowercase; `opaque`
+            /// for XLA's `OPAQUE_TYPE`).
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $(ElementType::$variant => $name,)*
+                }
+            }
+
+            /// XLA's `PrimitiveType` enum value (`F32` is 11, `BF16` is 16, ...).
+            pub const fn xla_enum_value(self) -> u32 {
+                match self {
+                    $(ElementType::$variant => $value,)*
+                }
+            }
+
+            /// Bits of one value (`pred` is 1; `token` and `opaque` are 0).
+            pub const fn bit_width(self) -> u32 {
+                match self {
+                    $(ElementType::$variant => $bits,)*
+                }
+            }
+        }
+    };
 }
 
-/// Every element type, in the order of [`ElementType`]'s variants.
-pub const ALL_ELEMENT_TYPES: [ElementType; 32] = {
-    use ElementType::*;
-    [
-        Pred,
-        S1,
-        S2,
-        S4,
-        S8,
-        S16,
-        S32,
-        S64,
-        U1,
-        U2,
-        U4,
-        U8,
-        U16,
-        U32,
-        U64,
-        F16,
-        Bf16,
-        F32,
-        F64,
-        F8e5m2,
-        F8e4m3,
-        F8e4m3fn,
-        F8e4m3b11fnuz,
-        F8e3m4,
-        F8e5m2fnuz,
-        F8e4m3fnuz,
-        F8e8m0fnu,
-        F4e2m1fn,
-        C64,
-        C128,
-        Token,
-        Opaque,
-    ]
-};
+element_types! {
+    Pred "pred" 1 1 "`pred`: a boolean, one bit wide but stored in a byte.";
+    S1 "s1" 30 1 "`s1`: 1-bit signed integer.";
+    S2 "s2" 26 2 "`s2`: 2-bit signed integer.";
+    S4 "s4" 21 4 "`s4`: 4-bit signed integer.";
+    S8 "s8" 2 8 "`s8`: 8-bit signed integer.";
+    S16 "s16" 3 16 "`s16`: 16-bit signed integer.";
+    S32 "s32" 4 32 "`s32`: 32-bit signed integer.";
+    S64 "s64" 5 64 "`s64`: 64-bit signed integer.";
+    U1 "u1" 31 1 "`u1`: 1-bit unsigned integer.";
+    U2 "u2" 27 2 "`u2`: 2-bit unsigned integer.";
+    U4 "u4" 22 4 "`u4`: 4-bit unsigned integer.";
+    U8 "u8" 6 8 "`u8`: 8-bit unsigned integer.";
+    U16 "u16" 7 16 "`u16`: 16-bit unsigned integer.";
+    U32 "u32" 8 32 "`u32`: 32-bit unsigned integer.";
+    U64 "u64" 9 64 "`u64`: 64-bit unsigned integer.";
+    F16 "f16" 10 16 "`f16`: IEEE half precision.";
+    Bf16 "bf16" 16 16 "`bf16`: bfloat16.";
+    F32 "f32" 11 32 "`f32`: IEEE single precision.";
+    F64 "f64" 12 64 "`f64`: IEEE double precision.";
+    F8e5m2 "f8e5m2" 19 8 "`f8e5m2`.";
+    F8e4m3 "f8e4m3" 28 8 "`f8e4m3`.";
+    F8e4m3fn "f8e4m3fn" 20 8 "`f8e4m3fn`.";
+    F8e4m3b11fnuz "f8e4m3b11fnuz" 23 8 "`f8e4m3b11fnuz`.";
+    F8e3m4 "f8e3m4" 29 8 "`f8e3m4`.";
+    F8e5m2fnuz "f8e5m2fnuz" 24 8 "`f8e5m2fnuz`.";
+    F8e4m3fnuz "f8e4m3fnuz" 25 8 "`f8e4m3fnuz`.";
+    F8e8m0fnu "f8e8m0fnu" 33 8 "`f8e8m0fnu` (MX scale type).";
+    F4e2m1fn "f4e2m1fn" 32 4 "`f4e2m1fn` (MX, 4 bits).";
+    C64 "c64" 15 64 "`c64`: complex of two `f32`.";
+    C128 "c128" 18 128 "`c128`: complex of two `f64`.";
+    Token "token" 17 0 "`token`: an ordering token, written `token[]`.";
+    Opaque "opaque" 14 0 "`opaque`: an opaque handle, written `opaque[]`.";
+}
 
 /// Byte-wise string equality usable in `const fn`.
 pub(crate) const fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
@@ -134,46 +100,6 @@ pub(crate) const fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
 }
 
 impl ElementType {
-    /// The printed name, exactly as XLA prints it (lowercase; `opaque` for
-    /// XLA's `OPAQUE_TYPE`).
-    pub const fn name(self) -> &'static str {
-        use ElementType::*;
-        match self {
-            Pred => "pred",
-            S1 => "s1",
-            S2 => "s2",
-            S4 => "s4",
-            S8 => "s8",
-            S16 => "s16",
-            S32 => "s32",
-            S64 => "s64",
-            U1 => "u1",
-            U2 => "u2",
-            U4 => "u4",
-            U8 => "u8",
-            U16 => "u16",
-            U32 => "u32",
-            U64 => "u64",
-            F16 => "f16",
-            Bf16 => "bf16",
-            F32 => "f32",
-            F64 => "f64",
-            F8e5m2 => "f8e5m2",
-            F8e4m3 => "f8e4m3",
-            F8e4m3fn => "f8e4m3fn",
-            F8e4m3b11fnuz => "f8e4m3b11fnuz",
-            F8e3m4 => "f8e3m4",
-            F8e5m2fnuz => "f8e5m2fnuz",
-            F8e4m3fnuz => "f8e4m3fnuz",
-            F8e8m0fnu => "f8e8m0fnu",
-            F4e2m1fn => "f4e2m1fn",
-            C64 => "c64",
-            C128 => "c128",
-            Token => "token",
-            Opaque => "opaque",
-        }
-    }
-
     /// Looks up a type by its printed name. Names are case sensitive, as in
     /// XLA; `tuple` and `buffer` are not element types in text.
     ///
@@ -196,62 +122,6 @@ impl ElementType {
             i += 1;
         }
         None
-    }
-
-    /// XLA's `PrimitiveType` enum value (`F32` is 11, `BF16` is 16, ...).
-    pub const fn xla_enum_value(self) -> u32 {
-        use ElementType::*;
-        match self {
-            Pred => 1,
-            S1 => 30,
-            S2 => 26,
-            S4 => 21,
-            S8 => 2,
-            S16 => 3,
-            S32 => 4,
-            S64 => 5,
-            U1 => 31,
-            U2 => 27,
-            U4 => 22,
-            U8 => 6,
-            U16 => 7,
-            U32 => 8,
-            U64 => 9,
-            F16 => 10,
-            Bf16 => 16,
-            F32 => 11,
-            F64 => 12,
-            F8e5m2 => 19,
-            F8e4m3 => 28,
-            F8e4m3fn => 20,
-            F8e4m3b11fnuz => 23,
-            F8e3m4 => 29,
-            F8e5m2fnuz => 24,
-            F8e4m3fnuz => 25,
-            F8e8m0fnu => 33,
-            F4e2m1fn => 32,
-            C64 => 15,
-            C128 => 18,
-            Token => 17,
-            Opaque => 14,
-        }
-    }
-
-    /// Bits of one value (`pred` is 1; `token` and `opaque` are 0).
-    pub const fn bit_width(self) -> u32 {
-        use ElementType::*;
-        match self {
-            Pred | S1 | U1 => 1,
-            S2 | U2 => 2,
-            S4 | U4 | F4e2m1fn => 4,
-            S8 | U8 | F8e5m2 | F8e4m3 | F8e4m3fn | F8e4m3b11fnuz | F8e3m4 | F8e5m2fnuz
-            | F8e4m3fnuz | F8e8m0fnu => 8,
-            S16 | U16 | F16 | Bf16 => 16,
-            S32 | U32 | F32 => 32,
-            S64 | U64 | F64 | C64 => 64,
-            C128 => 128,
-            Token | Opaque => 0,
-        }
     }
 
     /// Bytes of one unpacked element: `ceil(bit_width / 8)` (so `pred` and
