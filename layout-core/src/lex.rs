@@ -77,10 +77,25 @@ const fn skip_trivia(src: &[u8], mut pos: usize) -> Result<usize, Error> {
                     pos += 2;
                     break;
                 }
+                // XLA's lexer refuses a NUL byte anywhere, comments included.
+                if src[pos] == 0 {
+                    return Err(Error::new(
+                        ErrorKind::InvalidCharacter,
+                        Span::new(pos, pos + 1),
+                        [0; 3],
+                    ));
+                }
                 pos += 1;
             }
         } else if c == b'/' && pos + 1 < src.len() && src[pos + 1] == b'/' {
             while pos < src.len() && src[pos] != b'\n' {
+                if src[pos] == 0 {
+                    return Err(Error::new(
+                        ErrorKind::InvalidCharacter,
+                        Span::new(pos, pos + 1),
+                        [0; 3],
+                    ));
+                }
                 pos += 1;
             }
         } else {

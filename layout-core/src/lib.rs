@@ -87,5 +87,5 @@ pub const MAX_TILE_ENTRIES: usize = 32;
 pub const MAX_SPLIT_CONFIGS: usize = 4;
 /// Most split indices in one layout, all configs together.
 pub const MAX_SPLIT_INDICES: usize = 16;
-/// Deepest nesting of tuples, buffers and `P(...)`.
+/// Most levels of tuples (and buffers, `P(...)`) around a shape.
 pub const MAX_DEPTH: usize = 32;

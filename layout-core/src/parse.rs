@@ -133,7 +133,7 @@ const fn parse_shape(
 ) -> Result<(Shape<'_>, usize), Error> {
     let bytes = src.as_bytes();
     let t = tri!(next_token(bytes, pos));
-    if depth >= MAX_DEPTH {
+    if depth > MAX_DEPTH {
         return Err(Error::new(
             ErrorKind::NestingTooDeep,
             t.span(),
