@@ -38,6 +38,9 @@ pub struct Plan {
     len_before: [u8; MAX_TILES],
     /// For each tile entry, the size of the working dim it covers.
     sizes: [u64; MAX_TILE_ENTRIES],
+    /// Element stride of each logical dimension, for untiled layouts (the
+    /// fast path of `offset_unchecked`).
+    strides: [u64; MAX_RANK],
     final_dims: [u64; MAX_PHYSICAL_RANK],
     final_len: u8,
     tiled_elements: u64,
@@ -143,6 +146,7 @@ impl Plan {
             prepend: [0; MAX_TILES],
             len_before: [0; MAX_TILES],
             sizes: [0; MAX_TILE_ENTRIES],
+            strides: [0; MAX_RANK],
             final_dims: [0; MAX_PHYSICAL_RANK],
             final_len: 0,
             tiled_elements: 0,
@@ -198,6 +202,7 @@ impl Plan {
             return Err(overflow());
         }
         plan.allocated = allocated;
+        plan.fill_strides();
         Ok(plan)
     }
 
@@ -282,9 +287,33 @@ impl Plan {
         Ok(self.offset_unchecked(index))
     }
 
+    /// Strides of the untiled layout: the final shape is the permuted one.
+    const fn fill_strides(&mut self) {
+        if self.level_count > 0 {
+            return;
+        }
+        let mut acc: u64 = 1;
+        let mut p = self.rank as usize;
+        while p > 0 {
+            p -= 1;
+            self.strides[self.perm[p] as usize] = acc;
+            acc = acc.wrapping_mul(self.final_dims[p]);
+        }
+    }
+
     /// The element offset of an index already known to be in bounds (an
     /// out-of-bounds index gives an unspecified offset, never UB).
     pub const fn offset_unchecked(&self, index: &[u64]) -> u64 {
+        if self.level_count == 0 {
+            // Untiled: a dot product with the strides.
+            let mut lin: u64 = 0;
+            let mut d = 0;
+            while d < self.rank as usize && d < index.len() {
+                lin = lin.wrapping_add(index[d].wrapping_mul(self.strides[d]));
+                d += 1;
+            }
+            return lin;
+        }
         let (e, len) = self.walk(index, self.level_count as usize);
         let mut lin: u64 = 0;
         let mut i = 0;
@@ -557,6 +586,7 @@ impl Plan {
             prepend: copy_u8(p.prepend),
             len_before: copy_u8(p.len_before),
             sizes: [0; MAX_TILE_ENTRIES],
+            strides: [0; MAX_RANK],
             final_dims: copy_u64(p.final_dims),
             final_len: p.final_dims.len() as u8,
             tiled_elements: p.tiled_elements,
@@ -586,6 +616,7 @@ impl Plan {
             tile_sizes(&mut w, tile, &mut plan.sizes, first);
             level += 1;
         }
+        plan.fill_strides();
         plan
     }
 }
