@@ -30,9 +30,9 @@ pub struct Request<'a> {
 /// first tile level where it tiles them alone), and the fixed index.
 pub struct Slice {
     pub shape: ArrayShape,
-    /// The same layout with the drawn dims widened to their padded extents,
-    /// so padding slots have offsets too.
-    padded: ArrayShape,
+    /// The plan of the same layout with the drawn dims widened to their
+    /// padded extents, so padding slots have offsets too; built once.
+    plan: Plan,
     pub rows: Option<usize>,
     pub cols: Option<usize>,
     pub extent: (u64, u64),
@@ -164,15 +164,16 @@ impl Slice {
         if let Some(c) = cols {
             dims[c] = Dim::Static(extent.1);
         }
-        let padded = ArrayShape::new(shape.element_type(), &dims)
+        let plan = ArrayShape::new(shape.element_type(), &dims)
             .and_then(|s| s.with_layout(*shape.layout()))
+            .and_then(|s| Plan::new(&s))
             .map_err(|e| e.to_string())?;
         // Large slices are cropped to their top-left corner.
         let full = extent;
         let extent = (extent.0.min(MAX_SIDE), extent.1.min(MAX_SIDE));
         Ok(Slice {
             shape,
-            padded,
+            plan,
             rows,
             cols,
             extent,
@@ -192,7 +193,7 @@ impl Slice {
             index[d] = c;
         }
         let padding = r >= self.size.0 || c >= self.size.1;
-        let plan = Plan::new(&self.padded).expect("validated shape");
+        let plan = &self.plan;
         let offset = plan.offset_unchecked(&index);
         let tile = (self.shape.layout().tile_count() > 0).then(|| {
             let at = plan.physical_index(&index, 1);
@@ -246,9 +247,11 @@ impl Slice {
     /// anstream when the output is not a terminal).
     pub fn text(&self, color: bool) -> String {
         let width = self
-            .padded
+            .plan
             .allocated_elements()
-            .map_or(1, |n| n.max(1).to_string().len())
+            .max(1)
+            .to_string()
+            .len()
             .max(2);
         let mut out = format!("{}\n", self.title());
         write!(out, "{:>5} ", "").unwrap();
