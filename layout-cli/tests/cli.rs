@@ -1,26 +1,11 @@
 //! The machine-readable commands, run as a user would.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod support;
+use support::layout;
+
+use std::process::Output;
 
 use serde_json::{json, Value};
-
-fn layout(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_layout"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // Feed stdin from another thread so a large output cannot block it.
-    let mut pipe = child.stdin.take().unwrap();
-    let input = stdin.to_vec();
-    let writer = std::thread::spawn(move || pipe.write_all(&input));
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap().unwrap();
-    out
-}
 
 fn json_lines(out: &Output) -> Vec<Value> {
     String::from_utf8(out.stdout.clone())

@@ -1,29 +1,12 @@
 //! `layout scan`, run as a user would, on the dumps in tests/data/hlo/.
 
-use std::io::Write;
+mod support;
+use support::layout;
+
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 use serde_json::Value;
-
-fn layout(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_layout"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // Feed stdin from another thread so a large output cannot block it.
-    let mut pipe = child.stdin.take().unwrap();
-    let input = stdin.to_vec();
-    let writer = std::thread::spawn(move || pipe.write_all(&input));
-    let out = child.wait_with_output().unwrap();
-    // The child may exit without reading stdin (a path argument): ignore
-    // the broken pipe that leaves.
-    let _ = writer.join().unwrap();
-    out
-}
 
 fn data(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
