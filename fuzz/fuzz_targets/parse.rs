@@ -79,7 +79,8 @@ fn check_array(a: &ArrayShape, printed: &str) {
         errors.iter().collect::<Vec<_>>()
     );
     assert_eq!(
-        *a, unvalidated,
+        a.into_unchecked(),
+        unvalidated,
         "parse_array_unvalidated differs for {printed:?}"
     );
 

@@ -7,9 +7,30 @@
 //! padding, `E(n)` packing, bounded and unbounded dimensions, legacy
 //! per-dimension padding.
 //!
-//! The pipeline is visible in the modules: text -> [`parse`](mod@parse)
-//! (lexer and grammar) -> [`validate`](mod@validate) (every rule, each its
-//! own [`ErrorKind`]) -> index math / sizes -> printing ([`core::fmt::Display`]).
+//! ## Layers
+//!
+//! The crate is a one-way pipeline; each module uses only the ones above it
+//! in this list (an architecture test keeps it so):
+//!
+//! | layer | module | job |
+//! |---|---|---|
+//! | 0 | `base` | element types, errors, capacities, `const fn` helpers |
+//! | 1 | `model` | plain data: dims, layouts, [`UncheckedArray`], [`ArrayShape`], indices, size arithmetic |
+//! | 2 | `text` | lexer, parser (text -> [`UncheckedArray`]), printer |
+//! | 3 | `rules` | the validator in rule groups; the only maker of [`ArrayShape`]; [`parse`], [`parse_array`] |
+//! | 4 | `plan` | [`Plan`]: the offset tables of a valid layout |
+//! | 5 | `math` | offsets, inverse, sizes, walks, [`StaticLayout`], views |
+//!
+//! Text becomes an [`UncheckedArray`], whose only ways forward are
+//! validation and printing; validation gives an [`ArrayShape`], on which
+//! plans, offsets, sizes and views are defined. An unchecked shape cannot
+//! reach the index math:
+//!
+//! ```compile_fail
+//! let raw = layout_core::parse_array_unvalidated("f32[3,5]{1,0:T(0,2)}").unwrap();
+//! let _ = raw.offset(&[0, 0]); // no such method: validate first
+//! ```
+//!
 //! Parsing, validation and index math are `const fn`, so a layout can be a
 //! `const` item:
 //!
@@ -40,52 +61,37 @@
 //! Shapes are fixed-size values (no heap): rank up to [`MAX_RANK`], up to
 //! [`MAX_TILES`] tile levels with [`MAX_TILE_ENTRIES`] entries in all,
 //! [`MAX_SPLIT_CONFIGS`] split configs with [`MAX_SPLIT_INDICES`] indices,
-//! and tuples nested [`MAX_DEPTH`] deep. Exceeding one is an
-//! [`ErrorKind::CapacityExceeded`] error, never a panic. Tuples have no
-//! element limit: they are views over the text.
+//! tuples nested [`MAX_DEPTH`] deep and text up to [`MAX_TEXT_LEN`] bytes.
+//! Exceeding one is an [`ErrorKind::CapacityExceeded`] error, never a
+//! panic. Tuples have no element limit: they are views over the text.
 #![no_std]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-mod dtype;
-mod error;
-mod fixed;
-mod index;
-mod lex;
-pub mod parse;
+mod base;
+mod math;
+mod model;
 mod plan;
-mod print;
-mod shape;
-pub mod validate;
-mod view;
+mod rules;
+mod text;
 
-pub use dtype::{ElementType, ALL_ELEMENT_TYPES};
-pub use error::{Error, ErrorKind, Span};
-pub use fixed::{RankedLayout, StaticLayout, StaticShape, Unresolved};
-pub use index::{compare_indices, Index, PhysicalShape, MAX_PHYSICAL_RANK};
-pub use parse::{parse, parse_array, parse_array_unvalidated};
+pub use base::element::{ElementType, ALL_ELEMENT_TYPES};
+pub use base::error::{Error, ErrorKind, Span};
+pub use base::limits::{
+    COMBINE_ENTRY, MAX_DEPTH, MAX_PHYSICAL_RANK, MAX_RANK, MAX_SPLIT_CONFIGS, MAX_SPLIT_INDICES,
+    MAX_TEXT_LEN, MAX_TILES, MAX_TILE_ENTRIES,
+};
+pub use math::fixed::{RankedLayout, StaticLayout, StaticShape, Unresolved};
+pub use math::iter::compare_indices;
+pub use math::view::{Element, LogicalIndices, View, ViewMut};
+pub use model::array::{ArrayShape, UncheckedArray};
+pub use model::dim::{Dim, LegacyPadding, PaddingValue, Tile, TileDim};
+pub use model::index::{Index, PhysicalShape};
+pub use model::layout::Layout;
+pub use model::source::{Attr, SourceMap};
 pub use plan::Plan;
-
-/// How `*` is stored in a tile entry (`i64::MIN`, as XLA does).
-pub const COMBINE_ENTRY: i64 = i64::MIN;
 #[doc(hidden)]
 pub use plan::PlanParts;
-pub use shape::{
-    ArrayShape, Attr, Dim, Layout, LegacyPadding, PaddingValue, Shape, SourceMap, Tile, TileDim,
-    TupleIter, TupleShape,
-};
-pub use validate::{validate, validate_all, ErrorList, MAX_ERRORS};
-pub use view::{Element, LogicalIndices, View, ViewMut};
-
-/// Most dimensions an array may have.
-pub const MAX_RANK: usize = 16;
-/// Most tile levels in one layout (`T(..)(..)...`).
-pub const MAX_TILES: usize = 8;
-/// Most tile entries in one layout, all levels together.
-pub const MAX_TILE_ENTRIES: usize = 32;
-/// Most split configs in one layout.
-pub const MAX_SPLIT_CONFIGS: usize = 4;
-/// Most split indices in one layout, all configs together.
-pub const MAX_SPLIT_INDICES: usize = 16;
-/// Most levels of tuples (and buffers, `P(...)`) around a shape.
-pub const MAX_DEPTH: usize = 32;
+pub use rules::tree::{parse, Shape, TupleIter, TupleShape};
+pub use rules::{parse_array, validate, validate_all, validate_buffer, ErrorList, MAX_ERRORS};
+pub use text::parse::parse_array_unvalidated;

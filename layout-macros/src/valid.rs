@@ -22,7 +22,7 @@ pub struct Valid {
 /// Checks one spec; returns the shape or every error found.
 pub fn check(spec: &Spec) -> Result<Valid, syn::Error> {
     let text = &spec.text;
-    let mut shape = match parse_array_unvalidated(&text.text) {
+    let raw = match parse_array_unvalidated(&text.text) {
         Ok(s) => s,
         Err(e) => return Err(error_at(text, &e)),
     };
@@ -31,16 +31,31 @@ pub fn check(spec: &Spec) -> Result<Valid, syn::Error> {
         Some(all) => all.combine(e),
         None => errors = Some(e),
     };
-    for e in validate_all(&shape).iter() {
+    for e in validate_all(&raw).iter() {
         add(error_at(text, &e));
     }
-    match apply_options(shape, &spec.options) {
-        Ok(s) => shape = s,
-        Err(e) => add(e),
-    }
-    if let Some(e) = errors {
-        return Err(e);
-    }
+    let shape = match raw.validate() {
+        Ok(valid) => match apply_options(valid, &spec.options) {
+            Ok(s) => Some(s),
+            Err(e) => {
+                add(e);
+                None
+            }
+        },
+        // Reported above; still check the options, so that every problem
+        // of the invocation is reported at once.
+        Err(_) => {
+            if let Err(e) = check_options(&spec.options) {
+                add(e);
+            }
+            None
+        }
+    };
+    let shape = match (errors, shape) {
+        (Some(e), _) => return Err(e),
+        (None, Some(s)) => s,
+        (None, None) => return Err(syn::Error::new(text.whole, "invalid layout")),
+    };
     let rank = shape.rank();
     let canonical = shape.to_string();
     // The same planning the runtime does; it cannot fail for a validated
@@ -59,8 +74,12 @@ pub fn check(spec: &Spec) -> Result<Valid, syn::Error> {
     })
 }
 
-/// `padded = [..]` and `padding_value = ..` (legacy padding).
-fn apply_options(shape: ArrayShape, options: &[Opt]) -> Result<ArrayShape, syn::Error> {
+/// The options as given: `padded` sizes and `padding_value`, each with the
+/// span to report problems at.
+type Options = (Option<(Vec<u64>, Span)>, Option<(PaddingValue, Span)>);
+
+/// Checks the options' syntax and names.
+fn check_options(options: &[Opt]) -> Result<Options, syn::Error> {
     let mut padded: Option<(Vec<u64>, Span)> = None;
     let mut value: Option<(PaddingValue, Span)> = None;
     let mut errors: Option<syn::Error> = None;
@@ -107,10 +126,15 @@ fn apply_options(shape: ArrayShape, options: &[Opt]) -> Result<ArrayShape, syn::
             )),
         }
     }
-    if let Some(e) = errors {
-        return Err(e);
+    match errors {
+        Some(e) => Err(e),
+        None => Ok((padded, value)),
     }
-    match (padded, value) {
+}
+
+/// `padded = [..]` and `padding_value = ..` (legacy padding).
+fn apply_options(shape: ArrayShape, options: &[Opt]) -> Result<ArrayShape, syn::Error> {
+    match check_options(options)? {
         (None, None) => Ok(shape),
         (None, Some((_, span))) => Err(syn::Error::new(
             span,

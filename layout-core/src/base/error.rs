@@ -424,6 +424,17 @@ pub(crate) mod capacity {
     pub const TILE_ENTRIES: i64 = 2;
     pub const SPLIT_CONFIGS: i64 = 3;
     pub const SPLIT_INDICES: i64 = 4;
+    pub const TEXT_LEN: i64 = 5;
+}
+
+/// A [`ErrorKind::CapacityExceeded`] error: `count` of `what` where at
+/// most `cap` fit.
+pub(crate) const fn capacity_error(what: i64, count: usize, cap: usize) -> Error {
+    Error::new(
+        ErrorKind::CapacityExceeded,
+        Span::NONE,
+        [what, count as i64, cap as i64],
+    )
 }
 
 fn capacity_name(what: i64) -> &'static str {
@@ -432,7 +443,9 @@ fn capacity_name(what: i64) -> &'static str {
         capacity::TILES => "number of tiles",
         capacity::TILE_ENTRIES => "number of tile entries",
         capacity::SPLIT_CONFIGS => "number of split configs",
-        _ => "number of split indices",
+        capacity::SPLIT_INDICES => "number of split indices",
+        capacity::TEXT_LEN => "text length in bytes",
+        _ => "count",
     }
 }
 

@@ -1,5 +1,7 @@
 //! Element types (XLA's `PrimitiveType`), their text names and widths.
 
+use crate::base::konst::bytes_eq;
+
 /// The one table of element types: variant, printed name, XLA enum value,
 /// bit width, description. Everything else about a type derives from it.
 macro_rules! element_types {
@@ -82,21 +84,6 @@ element_types! {
     C128 "c128" 18 128 "`c128`: complex of two `f64`.";
     Token "token" 17 0 "`token`: an ordering token, written `token[]`.";
     Opaque "opaque" 14 0 "`opaque`: an opaque handle, written `opaque[]`.";
-}
-
-/// Byte-wise string equality usable in `const fn`.
-pub(crate) const fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
 }
 
 impl ElementType {

@@ -1,8 +1,8 @@
-//! The lexer: XLA's token rules for shapes and layouts (XLA-SHAPES.md 1.1),
-//! as a `const fn` over bytes. Whitespace and `/* */`, `//` comments are
-//! skipped between tokens.
+//! The lexer: XLA's token rules for shapes and layouts (see
+//! `docs/grammar.md`), as a `const fn` over bytes. Whitespace and `/* */`,
+//! `//` comments are skipped between tokens.
 
-use crate::error::{Error, ErrorKind, Span};
+use crate::base::error::{Error, ErrorKind, Span};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Tok {

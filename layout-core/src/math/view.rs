@@ -5,9 +5,9 @@
 use core::marker::PhantomData;
 use core::ops::{Index, IndexMut};
 
-use crate::dtype::ElementType;
-use crate::error::{Error, ErrorKind, Span};
-use crate::fixed::{RankedLayout, StaticLayout};
+use crate::base::element::ElementType;
+use crate::base::error::{Error, ErrorKind, Span};
+use crate::math::fixed::{RankedLayout, StaticLayout};
 
 /// A Rust type that stores one XLA element type at its natural width.
 pub trait Element: Copy {

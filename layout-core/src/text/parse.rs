@@ -1,78 +1,73 @@
-//! The parser: XLA's shape and layout text grammar (XLA-SHAPES.md 1.3, 1.4),
-//! strict where XLA silently swallows errors (DECISIONS.md). Every function
-//! is a `const fn`, so shapes can be parsed in `const` items.
+//! The parser: XLA's shape and layout text grammar (see `docs/grammar.md`),
+//! strict where XLA silently swallows errors (`docs/decisions.md`). It reads
+//! text into unchecked data and applies no validation rule: that is the
+//! next layer's job. Every function is a `const fn`.
 
-use crate::dtype::{bytes_eq, ElementType};
-use crate::error::{capacity, Error, ErrorKind, Span};
-use crate::lex::{next_token, Tok, Token};
-use crate::shape::{
-    capacity_error, ArrayShape, Attr, Dim, Layout, Shape, SourceMap, TupleShape, COMBINE,
+use crate::base::element::ElementType;
+use crate::base::error::{capacity, capacity_error, Error, ErrorKind, Span};
+use crate::base::konst::{bytes_eq, sub as slice, tri};
+use crate::base::limits::{
+    COMBINE_ENTRY as COMBINE, MAX_DEPTH, MAX_RANK, MAX_SPLIT_CONFIGS, MAX_SPLIT_INDICES,
+    MAX_TEXT_LEN, MAX_TILES, MAX_TILE_ENTRIES,
 };
-use crate::{
-    MAX_DEPTH, MAX_RANK, MAX_SPLIT_CONFIGS, MAX_SPLIT_INDICES, MAX_TILES, MAX_TILE_ENTRIES,
-};
+use crate::model::array::UncheckedArray;
+use crate::model::dim::Dim;
+use crate::model::layout::Layout;
+use crate::model::source::{Attr, SourceMap};
+use crate::text::lex::{next_token, Tok, Token};
 
-/// `?` for `const fn`: returns the error.
-macro_rules! tri {
-    ($e:expr) => {
-        match $e {
-            Ok(v) => v,
-            Err(e) => return Err(e),
-        }
-    };
+/// A shape as read from text, nothing checked beyond the grammar.
+#[derive(Clone, Copy)]
+pub(crate) enum RawShape<'a> {
+    Array(UncheckedArray),
+    Tuple(RawTuple<'a>),
+    /// A buffer `b(...)` around an array.
+    Buffer(UncheckedArray),
+    Token,
+    Opaque,
 }
-pub(crate) use tri;
 
-/// Parses and validates one shape of any kind; the whole text must be that
-/// shape (whitespace and comments around it are fine).
-///
-/// Tuples borrow the text (their elements are re-parsed on iteration);
-/// arrays are plain values.
-///
-/// ```
-/// use layout_core::parse;
-/// let s = parse("(f32[2], f32[], f32[], f32[], f32[], f32[])").unwrap();
-/// assert_eq!(s.to_string(), "(f32[2]{0}, f32[], f32[], f32[], f32[], /*index=5*/f32[])");
-/// assert!(parse("f32[2]{}").is_err());
-/// ```
-pub const fn parse(src: &str) -> Result<Shape<'_>, Error> {
-    let (shape, end) = tri!(parse_shape(src, 0, 0, true));
+/// Where a tuple's elements are in the text.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RawTuple<'a> {
+    pub src: &'a str,
+    /// Position just after the opening `(`.
+    pub start: u32,
+    pub len: u32,
+    /// Depth of the elements.
+    pub depth: u8,
+    pub span: Span,
+}
+
+/// Refuses text longer than spans can address.
+pub(crate) const fn check_length(src: &str) -> Result<(), Error> {
+    if src.len() > MAX_TEXT_LEN {
+        return Err(capacity_error(capacity::TEXT_LEN, src.len(), MAX_TEXT_LEN));
+    }
+    Ok(())
+}
+
+/// Reads one whole shape of any kind (whitespace and comments around it
+/// are fine).
+pub(crate) const fn parse_raw(src: &str) -> Result<RawShape<'_>, Error> {
+    tri!(check_length(src));
+    let (shape, end) = tri!(parse_shape(src, 0, 0));
     tri!(expect_eof(src.as_bytes(), end));
     Ok(shape)
 }
 
-/// Parses and validates an array shape (`pred`..`c128`, not tuples, buffers,
-/// tokens or opaque). Usable in `const` items.
-///
-/// ```
-/// use layout_core::parse_array;
-/// const SEED: layout_core::ArrayShape =
-///     match parse_array("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}") {
-///         Ok(s) => s,
-///         Err(_) => panic!("bad layout"),
-///     };
-/// assert_eq!(SEED.offset(&[3, 0, 13, 300]), Ok(63_048_281));
-/// ```
-pub const fn parse_array(src: &str) -> Result<ArrayShape, Error> {
-    let shape = tri!(parse_array_unvalidated(src));
-    tri!(crate::validate::validate(&shape));
-    Ok(shape)
-}
-
-/// Parses an array shape without running the validator, so that
-/// [`crate::validate_all`] can report every problem at once. Syntax errors
-/// still fail here.
+/// Parses an array shape without running any validation rule, so that
+/// [`validate_all`](crate::validate_all) can report every problem at once.
+/// Syntax errors still fail here.
 ///
 /// ```
 /// use layout_core::{parse_array_unvalidated, validate_all};
 /// let s = parse_array_unvalidated("f32[2,3]{1,1:T(0,2)S(200)}").unwrap();
 /// assert_eq!(validate_all(&s).len(), 3);
 /// ```
-pub const fn parse_array_unvalidated(src: &str) -> Result<ArrayShape, Error> {
-    let (shape, end) = tri!(parse_shape(src, 0, 0, false));
-    tri!(expect_eof(src.as_bytes(), end));
-    match shape {
-        Shape::Array(a) => Ok(a),
+pub const fn parse_array_unvalidated(src: &str) -> Result<UncheckedArray, Error> {
+    match tri!(parse_raw(src)) {
+        RawShape::Array(a) => Ok(a),
         _ => Err(Error::new(
             ErrorKind::NotAnArray,
             Span::new(0, src.len()),
@@ -94,21 +89,17 @@ const fn expect_eof(src: &[u8], pos: usize) -> Result<(), Error> {
     }
 }
 
-/// Re-parses a tuple element (already validated) at `pos`; returns the
-/// element and the position after the following `,` (if any).
+/// Reads the tuple element at `pos`; returns it and the position after
+/// the following `,` (if any).
 pub(crate) const fn parse_element(
     src: &str,
     pos: usize,
     depth: u8,
-) -> Result<(Shape<'_>, usize), Error> {
-    let (shape, end) = tri!(parse_shape(src, pos, depth as usize, false));
+) -> Result<(RawShape<'_>, usize), Error> {
+    let (shape, end) = tri!(parse_shape(src, pos, depth as usize));
     let t = tri!(next_token(src.as_bytes(), end));
     let end = if t.is(Tok::Comma) { t.end } else { end };
     Ok((shape, end))
-}
-
-const fn slice(src: &[u8], start: usize, end: usize) -> &[u8] {
-    src.split_at(end).0.split_at(start).1
 }
 
 const fn expect(src: &[u8], pos: usize, tok: Tok, what: &'static str) -> Result<Token, Error> {
@@ -125,12 +116,7 @@ const fn expect_int(src: &[u8], pos: usize) -> Result<Token, Error> {
 }
 
 /// One shape starting at `pos`; returns it and the position after it.
-const fn parse_shape(
-    src: &str,
-    pos: usize,
-    depth: usize,
-    validate: bool,
-) -> Result<(Shape<'_>, usize), Error> {
+const fn parse_shape(src: &str, pos: usize, depth: usize) -> Result<(RawShape<'_>, usize), Error> {
     let bytes = src.as_bytes();
     let t = tri!(next_token(bytes, pos));
     if depth > MAX_DEPTH {
@@ -141,42 +127,34 @@ const fn parse_shape(
         ));
     }
     match t.tok {
-        Tok::LParen => parse_tuple(src, t, depth, validate),
+        Tok::LParen => parse_tuple(src, t, depth),
         Tok::Ident => {
             let name = slice(bytes, t.start, t.end);
             if bytes_eq(name, b"b") {
                 let open = tri!(next_token(bytes, t.end));
                 if open.is(Tok::LParen) {
-                    return parse_buffer(src, t, open, depth, validate);
+                    return parse_buffer(src, t, open, depth);
                 }
             }
             let (a, end) = tri!(parse_array_at(src, t, depth));
             if !a.element_type.is_array() {
                 return Ok((
                     if matches!(a.element_type, ElementType::Token) {
-                        Shape::Token
+                        RawShape::Token
                     } else {
-                        Shape::Opaque
+                        RawShape::Opaque
                     },
                     end,
                 ));
             }
-            if validate {
-                tri!(crate::validate::validate(&a));
-            }
-            Ok((Shape::Array(a), end))
+            Ok((RawShape::Array(a), end))
         }
         Tok::Eof if pos == 0 => Err(Error::new(ErrorKind::Empty, t.span(), [0; 3])),
         _ => Err(Error::expected("a shape", t.span())),
     }
 }
 
-const fn parse_tuple(
-    src: &str,
-    open: Token,
-    depth: usize,
-    validate: bool,
-) -> Result<(Shape<'_>, usize), Error> {
+const fn parse_tuple(src: &str, open: Token, depth: usize) -> Result<(RawShape<'_>, usize), Error> {
     let bytes = src.as_bytes();
     let mut pos = open.end;
     let mut len: u32 = 0;
@@ -185,7 +163,7 @@ const fn parse_tuple(
         pos = t.end;
     } else {
         loop {
-            let (_, end) = tri!(parse_shape(src, pos, depth + 1, validate));
+            let (_, end) = tri!(parse_shape(src, pos, depth + 1));
             len += 1;
             let sep = tri!(next_token(bytes, end));
             pos = sep.end;
@@ -197,7 +175,7 @@ const fn parse_tuple(
         }
     }
     Ok((
-        Shape::Tuple(TupleShape {
+        RawShape::Tuple(RawTuple {
             src,
             start: open.end as u32,
             len,
@@ -213,18 +191,12 @@ const fn parse_buffer(
     b: Token,
     open: Token,
     depth: usize,
-    validate: bool,
-) -> Result<(Shape<'_>, usize), Error> {
+) -> Result<(RawShape<'_>, usize), Error> {
     let bytes = src.as_bytes();
-    let (inner, end) = tri!(parse_shape(src, open.end, depth + 1, validate));
+    let (inner, end) = tri!(parse_shape(src, open.end, depth + 1));
     let close = tri!(expect(bytes, end, Tok::RParen, "`)`"));
     match inner {
-        Shape::Array(a) => {
-            if validate {
-                tri!(crate::validate::validate_buffer(&a));
-            }
-            Ok((Shape::Buffer(a), close.end))
-        }
+        RawShape::Array(a) => Ok((RawShape::Buffer(a), close.end)),
         _ => Err(Error::new(
             ErrorKind::BufferOfNonArray,
             Span::new(b.start, close.end),
@@ -238,7 +210,7 @@ const fn parse_array_at(
     src: &str,
     name: Token,
     depth: usize,
-) -> Result<(ArrayShape, usize), Error> {
+) -> Result<(UncheckedArray, usize), Error> {
     let bytes = src.as_bytes();
     let element_type = match ElementType::from_name_bytes(slice(bytes, name.start, name.end)) {
         Some(t) => t,
@@ -250,14 +222,7 @@ const fn parse_array_at(
             ))
         }
     };
-    let mut shape = ArrayShape {
-        element_type,
-        dims: [Dim::Static(0); MAX_RANK],
-        rank: 0,
-        layout: Layout::EMPTY,
-        padding: None,
-        source: SourceMap::EMPTY,
-    };
+    let mut shape = UncheckedArray::empty(element_type);
     shape.source.element_type = name.span();
     let open = tri!(expect(bytes, name.end, Tok::LBracket, "`[`"));
     let mut pos = open.end;
@@ -356,7 +321,7 @@ const fn attr_of(name: &[u8]) -> Option<Attr> {
 const fn parse_layout_at(
     src: &str,
     brace: Token,
-    shape: &mut ArrayShape,
+    shape: &mut UncheckedArray,
     depth: usize,
 ) -> Result<usize, Error> {
     let bytes = src.as_bytes();
@@ -442,7 +407,7 @@ const fn parse_layout_at(
                 Attr::SplitConfigs => tri!(parse_splits(bytes, a.end, &mut l, &mut shape.source)),
                 Attr::PhysicalShape => {
                     let open = tri!(expect(bytes, a.end, Tok::LParen, "`(`"));
-                    let (_, end) = tri!(parse_shape(src, open.end, depth + 1, false));
+                    let (_, end) = tri!(parse_shape(src, open.end, depth + 1));
                     let close = tri!(expect(bytes, end, Tok::RParen, "`)`"));
                     l.physical_shape = true;
                     close.end

@@ -1,14 +1,20 @@
-//! The "compute tables" step: a [`Plan`] holds everything the offset of an
-//! element depends on, computed once from a validated [`ArrayShape`]: the
-//! physical permutation, the working sizes each tile level sees, and the
-//! final (tiled) shape. Evaluating an offset is then a short loop of
+//! Layer 4, tables: a [`Plan`] holds everything the offset of an element
+//! depends on, computed once from a validated [`ArrayShape`]: the physical
+//! permutation, the working sizes each tile level sees, and the final
+//! (tiled) shape. Evaluating an offset is then a short loop of
 //! multiply-adds and divisions by tile sizes.
+//!
+//! May use: [`base`](crate::base), [`model`](crate::model). A plan is made
+//! from an `ArrayShape` only, so its tables always describe a valid layout.
 
-use crate::error::{Error, ErrorKind, Span};
-use crate::index::{Index, PhysicalShape, MAX_PHYSICAL_RANK};
-use crate::parse::tri;
-use crate::shape::{ArrayShape, COMBINE};
-use crate::{MAX_RANK, MAX_TILES, MAX_TILE_ENTRIES};
+use crate::base::error::{Error, ErrorKind, Span};
+use crate::base::konst::{copy_u64, copy_u8, sub, tri};
+use crate::base::limits::{
+    COMBINE_ENTRY as COMBINE, MAX_PHYSICAL_RANK, MAX_RANK, MAX_TILES, MAX_TILE_ENTRIES,
+};
+use crate::model::array::ArrayShape;
+use crate::model::index::{Index, PhysicalShape};
+use crate::model::sizes::{layout_dims, tile_sizes, tiling, totals, Sizes};
 
 /// Precomputed offset tables of one array layout.
 ///
@@ -47,161 +53,42 @@ pub struct Plan {
     allocated: u64,
 }
 
-const fn overflow() -> Error {
-    Error::new(ErrorKind::AllocationOverflow, Span::NONE, [0; 3])
-}
-
-/// Working sizes, major to minor.
-pub(crate) struct Sizes {
-    pub d: [u64; MAX_PHYSICAL_RANK],
-    pub len: usize,
-}
-
-/// Physical sizes before tiling (layout sizes permuted major to minor).
-pub(crate) const fn physical_sizes(s: &ArrayShape) -> Result<Sizes, Error> {
-    let dims = tri!(crate::index::layout_dims(s));
-    let n = s.rank as usize;
-    let mut w = Sizes {
-        d: [0; MAX_PHYSICAL_RANK],
-        len: n,
-    };
-    let mut p = 0;
-    while p < n {
-        w.d[p] = dims[s.layout.m2m[n - 1 - p] as usize];
-        p += 1;
-    }
-    Ok(w)
-}
-
-/// Applies one tile level to sizes (saturating); records each entry's
-/// covered size in `covered` and returns the number of prepended dims.
-pub(crate) const fn tile_sizes(
-    w: &mut Sizes,
-    tile: &[i64],
-    covered: &mut [u64; MAX_TILE_ENTRIES],
-    first: usize,
-) -> usize {
-    let k = tile.len();
-    let mut prepend = 0;
-    if k > w.len {
-        prepend = k - w.len;
-        let mut i = w.len;
-        while i > 0 {
-            i -= 1;
-            w.d[i + prepend] = w.d[i];
-        }
-        let mut j = 0;
-        while j < prepend {
-            w.d[j] = 1;
-            j += 1;
-        }
-        w.len = k;
-    }
-    let base = w.len - k;
-    let mut grid = [0u64; MAX_TILE_ENTRIES];
-    let mut inner = [0u64; MAX_TILE_ENTRIES];
-    let mut m = 0;
-    let mut acc: u64 = 1;
-    let mut j = 0;
-    while j < k {
-        let d = w.d[base + j];
-        covered[first + j] = d;
-        // Saturating: a saturated size makes the final product overflow
-        // (reported there) unless another dimension is 0, in which case the
-        // allocation is empty whatever the other sizes are.
-        acc = acc.saturating_mul(d);
-        if tile[j] != COMBINE {
-            let t = tile[j] as u64;
-            grid[m] = acc.div_ceil(t);
-            inner[m] = t;
-            m += 1;
-            acc = 1;
-        }
-        j += 1;
-    }
-    let mut i = 0;
-    while i < m {
-        w.d[base + i] = grid[i];
-        w.d[base + m + i] = inner[i];
-        i += 1;
-    }
-    w.len = base + 2 * m;
-    prepend
-}
-
 impl Plan {
     /// Computes the tables of a validated array shape. Fails for `?`
     /// dimensions (no static size) and for allocations past `i64`.
     pub const fn new(s: &ArrayShape) -> Result<Plan, Error> {
-        let mut w = tri!(physical_sizes(s));
-        let n = s.rank as usize;
+        let raw = &s.raw;
+        let t = tri!(tiling(raw, raw.layout.tile_count as usize));
+        let (tiled, allocated) = tri!(totals(&t.sizes, raw.layout.tail_padding));
+        let dims = tri!(layout_dims(raw));
+        let n = raw.rank as usize;
         let mut plan = Plan {
-            rank: s.rank,
+            rank: raw.rank,
             perm: [0; MAX_RANK],
             dims: [0; MAX_RANK],
             limits: [0; MAX_RANK],
-            level_count: s.layout.tile_count,
-            tile: s.layout.tile_entries,
-            tile_ends: s.layout.tile_ends,
-            prepend: [0; MAX_TILES],
-            len_before: [0; MAX_TILES],
-            sizes: [0; MAX_TILE_ENTRIES],
+            level_count: raw.layout.tile_count,
+            tile: raw.layout.tile_entries,
+            tile_ends: raw.layout.tile_ends,
+            prepend: t.prepend,
+            len_before: t.len_before,
+            sizes: t.covered,
             strides: [0; MAX_RANK],
-            final_dims: [0; MAX_PHYSICAL_RANK],
-            final_len: 0,
-            tiled_elements: 0,
-            allocated: 0,
+            final_dims: copy_u64(sub(&t.sizes.d, 0, t.sizes.len)),
+            final_len: t.sizes.len as u8,
+            tiled_elements: tiled,
+            allocated,
         };
-        let dims = tri!(crate::index::layout_dims(s));
         let mut p = 0;
         while p < n {
-            plan.perm[p] = s.layout.m2m[n - 1 - p] as u8;
+            plan.perm[p] = raw.layout.m2m[n - 1 - p] as u8;
             plan.dims[p] = dims[p];
-            plan.limits[p] = match s.dims[p].layout_size() {
+            plan.limits[p] = match raw.dims[p].layout_size() {
                 Some(v) => v,
                 None => dims[p],
             };
             p += 1;
         }
-        let mut level = 0;
-        while level < plan.level_count as usize {
-            plan.len_before[level] = w.len as u8;
-            let first = s.layout.tile_entry_index(level, 0);
-            let end = s.layout.tile_ends[level] as usize;
-            let tile = s.layout.tile_entries.split_at(end).0.split_at(first).1;
-            let pre = tile_sizes(&mut w, tile, &mut plan.sizes, first);
-            plan.prepend[level] = pre as u8;
-            level += 1;
-        }
-        let mut total: u64 = 1;
-        let mut empty = false;
-        let mut i = 0;
-        while i < w.len {
-            plan.final_dims[i] = w.d[i];
-            empty |= w.d[i] == 0;
-            total = total.saturating_mul(w.d[i]);
-            i += 1;
-        }
-        if empty {
-            total = 0;
-        } else if total > i64::MAX as u64 {
-            return Err(overflow());
-        }
-        plan.final_len = w.len as u8;
-        plan.tiled_elements = total;
-        let align = s.layout.tail_padding;
-        let mut allocated = total;
-        if align > 1 {
-            let align = align as u64;
-            allocated = match total.div_ceil(align).checked_mul(align) {
-                Some(v) => v,
-                None => return Err(overflow()),
-            };
-        }
-        if allocated > i64::MAX as u64 {
-            return Err(overflow());
-        }
-        plan.allocated = allocated;
         plan.fill_strides();
         Ok(plan)
     }
@@ -222,13 +109,13 @@ impl Plan {
     /// The logical sizes the layout uses (bounds for `<=N`, padded sizes
     /// for legacy padding).
     pub const fn layout_dims(&self) -> &[u64] {
-        self.dims.split_at(self.rank as usize).0
+        sub(&self.dims, 0, self.rank as usize)
     }
 
     /// The logical sizes an index ranges over (bounds for `<=N`; without
     /// legacy padding).
     pub const fn index_dims(&self) -> &[u64] {
-        self.limits.split_at(self.rank as usize).0
+        sub(&self.limits, 0, self.rank as usize)
     }
 
     /// Number of tile levels.
@@ -238,7 +125,7 @@ impl Plan {
 
     /// The final physical shape, after every tile level.
     pub const fn tiled_shape(&self) -> PhysicalShape {
-        PhysicalShape::from_slice(self.final_dims.split_at(self.final_len as usize).0)
+        PhysicalShape::from_slice(sub(&self.final_dims, 0, self.final_len as usize))
     }
 
     /// Element slots in the allocation (tiles, legacy padding and `L(n)`
@@ -326,7 +213,7 @@ impl Plan {
 
     /// The physical index of an in-bounds `index` after the first `levels`
     /// tile levels (0 = permuted to physical order), major to minor; it
-    /// indexes [`ArrayShape::physical_shape`](crate::ArrayShape::physical_shape)
+    /// indexes [`ArrayShape::physical_shape`]
     /// of the same level.
     ///
     /// ```
@@ -343,7 +230,7 @@ impl Plan {
             levels
         };
         let (e, len) = self.walk(index, levels);
-        PhysicalShape::from_slice(e.split_at(len).0)
+        PhysicalShape::from_slice(sub(&e, 0, len))
     }
 
     /// The working index after `levels` tile levels, and its length.
@@ -513,26 +400,6 @@ pub struct PlanParts<'a> {
     pub allocated: u64,
 }
 
-const fn copy_u8<const N: usize>(src: &[u8]) -> [u8; N] {
-    let mut out = [0u8; N];
-    let mut i = 0;
-    while i < src.len() && i < N {
-        out[i] = src[i];
-        i += 1;
-    }
-    out
-}
-
-const fn copy_u64<const N: usize>(src: &[u64]) -> [u64; N] {
-    let mut out = [0u64; N];
-    let mut i = 0;
-    while i < src.len() && i < N {
-        out[i] = src[i];
-        i += 1;
-    }
-    out
-}
-
 impl Plan {
     /// The tables, for code generation. Not a stable API.
     #[doc(hidden)]
@@ -611,9 +478,10 @@ impl Plan {
         while level < plan.level_count as usize {
             let first = plan.tile_start(level);
             let end = plan.tile_ends[level] as usize;
-            let (head, _) = plan.tile.split_at(end);
-            let (_, tile) = head.split_at(first);
-            tile_sizes(&mut w, tile, &mut plan.sizes, first);
+            let tile = sub(&plan.tile, first, end);
+            if tile_sizes(&mut w, tile, &mut plan.sizes, first).is_err() {
+                break;
+            }
             level += 1;
         }
         plan.fill_strides();

@@ -3,11 +3,12 @@
 
 use core::fmt;
 
-use crate::dtype::ElementType;
-use crate::error::{Error, ErrorKind, Span};
-use crate::parse::tri;
-use crate::plan::Plan;
-use crate::shape::ArrayShape;
+use crate::base::element::ElementType;
+use crate::base::error::{Error, ErrorKind, Span};
+use crate::base::konst::tri;
+use crate::model::array::ArrayShape;
+use crate::plan::{Plan, PlanParts};
+use crate::rules::parse_array;
 
 /// A validated array layout of rank `R` with precomputed offset tables.
 ///
@@ -43,7 +44,7 @@ impl<const R: usize> StaticLayout<R> {
     /// `'static` text (the text must already be canonical for `Display` to
     /// print the canonical form; [`StaticLayout::text`] returns it as given).
     pub const fn parse(text: &'static str) -> Result<StaticLayout<R>, Error> {
-        let shape = tri!(crate::parse::parse_array(text));
+        let shape = tri!(parse_array(text));
         Self::from_shape(&shape, text)
     }
 
@@ -57,7 +58,7 @@ impl<const R: usize> StaticLayout<R> {
         if shape.rank() != R {
             return Err(Error::new(
                 ErrorKind::IndexRank,
-                shape.source.whole,
+                shape.source_map().whole(),
                 [R as i64, shape.rank() as i64, 0],
             ));
         }
@@ -257,7 +258,7 @@ impl<const R: usize> StaticLayout<R> {
     #[doc(hidden)]
     pub const fn __stub() -> StaticLayout<R> {
         StaticLayout {
-            plan: Plan::from_parts(crate::plan::PlanParts {
+            plan: Plan::from_parts(PlanParts {
                 perm: &[],
                 dims: &[],
                 limits: &[],

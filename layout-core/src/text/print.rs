@@ -1,8 +1,13 @@
-//! The printer: XLA's canonical text, byte for byte (XLA-SHAPES.md 1.6).
+//! The printer: XLA's canonical text, byte for byte (see
+//! `docs/grammar.md`), for the model's types. Validated tuple trees print
+//! through [`write_tuple`].
 
-use core::fmt::{self, Display, Formatter, Write};
+use core::fmt::{self, Debug, Display, Formatter, Write};
 
-use crate::shape::{ArrayShape, Dim, Layout, Shape, TupleShape, COMBINE};
+use crate::base::limits::COMBINE_ENTRY as COMBINE;
+use crate::model::array::{ArrayShape, UncheckedArray};
+use crate::model::dim::Dim;
+use crate::model::layout::Layout;
 
 impl Display for Dim {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
@@ -92,7 +97,7 @@ impl Display for Layout {
     }
 }
 
-impl Display for ArrayShape {
+impl Display for UncheckedArray {
     /// `f32[3,5]{1,0:T(2,2)}`; scalars print their layout only when it is
     /// not `{}`.
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
@@ -106,31 +111,54 @@ impl Display for ArrayShape {
     }
 }
 
-impl Display for TupleShape<'_> {
-    /// `(a, b, c, d, e, /*index=5*/f, ...)`.
+impl Display for ArrayShape {
+    /// The canonical text, as for [`UncheckedArray`].
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
-        f.write_char('(')?;
-        for (i, element) in self.iter().enumerate() {
-            if i > 0 {
-                f.write_str(", ")?;
-                if i % 5 == 0 {
-                    write!(f, "/*index={i}*/")?;
-                }
-            }
-            write!(f, "{element}")?;
-        }
-        f.write_char(')')
+        Display::fmt(&self.raw, f)
     }
 }
 
-impl Display for Shape<'_> {
-    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
-        match self {
-            Shape::Array(a) => a.fmt(f),
-            Shape::Tuple(t) => t.fmt(f),
-            Shape::Buffer(a) => write!(f, "b({a})"),
-            Shape::Token => f.write_str("token[]"),
-            Shape::Opaque => f.write_str("opaque[]"),
-        }
+/// The canonical text plus legacy padding, if any, which is what one wants
+/// to read in a failing test.
+fn debug_array(f: &mut Formatter<'_>, name: &str, a: &UncheckedArray) -> fmt::Result {
+    write!(f, "{name}({a})")?;
+    if let Some(p) = &a.padding {
+        write!(
+            f,
+            " padded to {:?} with {}",
+            p.padded_dimensions(a.rank()),
+            p.value.name()
+        )?;
     }
+    Ok(())
+}
+
+impl Debug for UncheckedArray {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        debug_array(f, "UncheckedArray", self)
+    }
+}
+
+impl Debug for ArrayShape {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        debug_array(f, "ArrayShape", &self.raw)
+    }
+}
+
+/// A tuple's canonical text: `(a, b, c, d, e, /*index=5*/f, ...)`.
+pub(crate) fn write_tuple<T: Display>(
+    f: &mut Formatter<'_>,
+    elements: impl IntoIterator<Item = T>,
+) -> fmt::Result {
+    f.write_char('(')?;
+    for (i, element) in elements.into_iter().enumerate() {
+        if i > 0 {
+            f.write_str(", ")?;
+            if i % 5 == 0 {
+                write!(f, "/*index={i}*/")?;
+            }
+        }
+        write!(f, "{element}")?;
+    }
+    f.write_char(')')
 }

@@ -1,0 +1,25 @@
+//! Rule group: dimensions. Sizes and bounds fit in `i64` (the parser
+//! refuses negative ones; values built in code may exceed `i64`).
+
+use crate::base::error::{Error, ErrorKind};
+use crate::model::array::UncheckedArray;
+use crate::rules::collect::{report, Collector};
+
+pub(crate) const fn check(s: &UncheckedArray, c: &mut Collector) {
+    let mut i = 0;
+    while i < s.rank as usize {
+        if let Some(n) = s.dims[i].layout_size() {
+            if n > i64::MAX as u64 {
+                report!(
+                    c,
+                    Error::new(
+                        ErrorKind::IntegerOutOfRange,
+                        s.source.dim(i),
+                        [i as i64, 0, 0]
+                    )
+                );
+            }
+        }
+        i += 1;
+    }
+}
