@@ -154,6 +154,117 @@ pub enum ErrorKind {
     ViewMismatch,
 }
 
+impl ErrorKind {
+    /// Every kind, in declaration order (`ALL[k.index()] == k`).
+    pub const ALL: [ErrorKind; 47] = {
+        use ErrorKind::*;
+        [
+            Empty,
+            UnterminatedComment,
+            InvalidCharacter,
+            IntegerOutOfRange,
+            Expected,
+            UnknownElementType,
+            ExtraContent,
+            UnknownAttribute,
+            AttributeOrder,
+            InvalidDimLevelType,
+            ExpectedUnsignedType,
+            NonArrayWithDimensions,
+            NonArrayWithLayout,
+            BufferOfNonArray,
+            NestingTooDeep,
+            CapacityExceeded,
+            NotAnArray,
+            NegativeDimension,
+            NegativeBound,
+            ElementCountOverflow,
+            ByteSizeOverflow,
+            AllocationOverflow,
+            MinorToMajorLength,
+            MinorToMajorOutOfRange,
+            MinorToMajorDuplicate,
+            EmptyTile,
+            ZeroTileEntry,
+            NegativeTileEntry,
+            TrailingCombine,
+            TailPaddingNotPositive,
+            NegativeElementSize,
+            MemorySpaceOutOfRange,
+            SplitDimensionOutOfRange,
+            SplitDimensionDuplicate,
+            SplitIndicesNotIncreasing,
+            SplitIndexOutOfBounds,
+            BufferTiled,
+            BufferDynamic,
+            SparseLayout,
+            PaddingLength,
+            PaddingTooSmall,
+            IndexRank,
+            IndexOutOfBounds,
+            UnboundedDimension,
+            DimensionNumberOutOfRange,
+            ExtentCount,
+            ViewMismatch,
+        ]
+    };
+
+    /// The kind's position in [`ErrorKind::ALL`]. The match is exhaustive,
+    /// so a new kind cannot be forgotten here.
+    pub const fn index(self) -> usize {
+        use ErrorKind::*;
+        match self {
+            Empty => 0,
+            UnterminatedComment => 1,
+            InvalidCharacter => 2,
+            IntegerOutOfRange => 3,
+            Expected => 4,
+            UnknownElementType => 5,
+            ExtraContent => 6,
+            UnknownAttribute => 7,
+            AttributeOrder => 8,
+            InvalidDimLevelType => 9,
+            ExpectedUnsignedType => 10,
+            NonArrayWithDimensions => 11,
+            NonArrayWithLayout => 12,
+            BufferOfNonArray => 13,
+            NestingTooDeep => 14,
+            CapacityExceeded => 15,
+            NotAnArray => 16,
+            NegativeDimension => 17,
+            NegativeBound => 18,
+            ElementCountOverflow => 19,
+            ByteSizeOverflow => 20,
+            AllocationOverflow => 21,
+            MinorToMajorLength => 22,
+            MinorToMajorOutOfRange => 23,
+            MinorToMajorDuplicate => 24,
+            EmptyTile => 25,
+            ZeroTileEntry => 26,
+            NegativeTileEntry => 27,
+            TrailingCombine => 28,
+            TailPaddingNotPositive => 29,
+            NegativeElementSize => 30,
+            MemorySpaceOutOfRange => 31,
+            SplitDimensionOutOfRange => 32,
+            SplitDimensionDuplicate => 33,
+            SplitIndicesNotIncreasing => 34,
+            SplitIndexOutOfBounds => 35,
+            BufferTiled => 36,
+            BufferDynamic => 37,
+            SparseLayout => 38,
+            PaddingLength => 39,
+            PaddingTooSmall => 40,
+            IndexRank => 41,
+            IndexOutOfBounds => 42,
+            UnboundedDimension => 43,
+            DimensionNumberOutOfRange => 44,
+            ExtentCount => 45,
+            ViewMismatch => 46,
+        }
+    }
+}
+
 /// A parse, validation or index error: kind, span, numbers.
 ///
 /// ```
@@ -170,13 +281,22 @@ pub enum ErrorKind {
 pub struct Error {
     kind: ErrorKind,
     span: Span,
-    values: [i64; 3],
+    values: [i128; 3],
     expected: &'static str,
 }
 
 impl Error {
     /// An error of `kind` at `span` with up to three explanatory numbers.
     pub const fn new(kind: ErrorKind, span: Span, values: [i64; 3]) -> Error {
+        Error::wide(
+            kind,
+            span,
+            [values[0] as i128, values[1] as i128, values[2] as i128],
+        )
+    }
+
+    /// An error whose numbers may be any `i64` or `u64` (indices, sizes).
+    pub const fn wide(kind: ErrorKind, span: Span, values: [i128; 3]) -> Error {
         Error {
             kind,
             span,
@@ -205,7 +325,8 @@ impl Error {
     }
 
     /// The numbers behind the message; their meaning depends on the kind.
-    pub const fn values(&self) -> [i64; 3] {
+    /// They are `i128` so that every `i64` and `u64` is exact.
+    pub const fn values(&self) -> [i128; 3] {
         self.values
     }
 
@@ -430,26 +551,26 @@ pub(crate) mod capacity {
 /// A [`ErrorKind::CapacityExceeded`] error: `count` of `what` where at
 /// most `cap` fit.
 pub(crate) const fn capacity_error(what: i64, count: usize, cap: usize) -> Error {
-    Error::new(
+    Error::wide(
         ErrorKind::CapacityExceeded,
         Span::NONE,
-        [what, count as i64, cap as i64],
+        [what as i128, count as i128, cap as i128],
     )
 }
 
-fn capacity_name(what: i64) -> &'static str {
-    match what {
-        capacity::RANK => "rank",
-        capacity::TILES => "number of tiles",
-        capacity::TILE_ENTRIES => "number of tile entries",
-        capacity::SPLIT_CONFIGS => "number of split configs",
-        capacity::SPLIT_INDICES => "number of split indices",
-        capacity::TEXT_LEN => "text length in bytes",
+fn capacity_name(what: i128) -> &'static str {
+    match i64::try_from(what) {
+        Ok(capacity::RANK) => "rank",
+        Ok(capacity::TILES) => "number of tiles",
+        Ok(capacity::TILE_ENTRIES) => "number of tile entries",
+        Ok(capacity::SPLIT_CONFIGS) => "number of split configs",
+        Ok(capacity::SPLIT_INDICES) => "number of split indices",
+        Ok(capacity::TEXT_LEN) => "text length in bytes",
         _ => "count",
     }
 }
 
-fn entries(n: i64) -> &'static str {
+fn entries(n: i128) -> &'static str {
     if n == 1 {
         "entry"
     } else {
@@ -457,14 +578,15 @@ fn entries(n: i64) -> &'static str {
     }
 }
 
-fn attr_letter(index: i64) -> &'static str {
-    ["D", "T", "L", "#", "*", "E", "S", "SC", "P", "M"]
-        .get(index as usize)
+fn attr_letter(index: i128) -> &'static str {
+    usize::try_from(index)
+        .ok()
+        .and_then(|i| ["D", "T", "L", "#", "*", "E", "S", "SC", "P", "M"].get(i))
         .copied()
         .unwrap_or("?")
 }
 
-fn sparse_name(what: i64) -> &'static str {
+fn sparse_name(what: i128) -> &'static str {
     match what {
         0 => "index type #(..)",
         1 => "pointer type *(..)",

@@ -31,10 +31,10 @@ const fn check_index(s: &ArrayShape, index: &[u64]) -> Result<(), Error> {
             None => dims[i],
         };
         if index[i] >= limit {
-            return Err(Error::new(
+            return Err(Error::wide(
                 ErrorKind::IndexOutOfBounds,
                 Span::NONE,
-                [i as i64, index[i] as i64, limit as i64],
+                [i as i128, index[i] as i128, limit as i128],
             ));
         }
         i += 1;
@@ -286,10 +286,10 @@ impl ArrayShape {
             p += 1;
         }
         if rest != 0 {
-            return Err(Error::new(
+            return Err(Error::wide(
                 ErrorKind::IndexOutOfBounds,
                 Span::NONE,
-                [0, linear as i64, 0],
+                [0, linear as i128, 0],
             ));
         }
         Ok(out)

@@ -49,17 +49,17 @@ fn check<T: Element, const R: usize>(layout: &StaticLayout<R>, len: usize) -> Re
     }
     let natural = u64::from(T::ELEMENT_TYPE.byte_width()) * 8;
     if layout.element_size_in_bits() != natural {
-        return Err(Error::new(
+        return Err(Error::wide(
             ErrorKind::ViewMismatch,
             Span::NONE,
-            [2, layout.element_size_in_bits() as i64, 0],
+            [2, layout.element_size_in_bits() as i128, 0],
         ));
     }
     if len < layout.allocated_elements() {
-        return Err(Error::new(
+        return Err(Error::wide(
             ErrorKind::ViewMismatch,
             Span::NONE,
-            [0, len as i64, layout.allocated_elements() as i64],
+            [0, len as i128, layout.allocated_elements() as i128],
         ));
     }
     Ok(())

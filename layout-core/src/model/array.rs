@@ -269,10 +269,10 @@ impl ArrayShape {
             p = match p.checked_mul(n) {
                 Some(v) => v,
                 None => {
-                    return Err(Error::new(
+                    return Err(Error::wide(
                         ErrorKind::ElementCountOverflow,
                         self.raw.source.dim(i),
-                        [i as i64, n as i64, 0],
+                        [i as i128, n as i128, 0],
                     ))
                 }
             };

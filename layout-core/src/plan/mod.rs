@@ -163,10 +163,10 @@ impl Plan {
         let mut i = 0;
         while i < n {
             if index[i] >= self.limits[i] {
-                return Err(Error::new(
+                return Err(Error::wide(
                     ErrorKind::IndexOutOfBounds,
                     Span::NONE,
-                    [i as i64, index[i] as i64, self.limits[i] as i64],
+                    [i as i128, index[i] as i128, self.limits[i] as i128],
                 ));
             }
             i += 1;
@@ -189,7 +189,8 @@ impl Plan {
     }
 
     /// The element offset of an index already known to be in bounds (an
-    /// out-of-bounds index gives an unspecified offset, never UB).
+    /// out-of-bounds or short index gives an unspecified offset, never a
+    /// panic).
     pub const fn offset_unchecked(&self, index: &[u64]) -> u64 {
         if self.level_count == 0 {
             // Untiled: a dot product with the strides.
@@ -238,8 +239,10 @@ impl Plan {
         let n = self.rank as usize;
         let mut e = [0u64; MAX_PHYSICAL_RANK];
         let mut p = 0;
-        while p < n && p < index.len() {
-            e[p] = index[self.perm[p] as usize];
+        while p < n {
+            // A short index reads as zeros: unspecified, never a panic.
+            let d = self.perm[p] as usize;
+            e[p] = if d < index.len() { index[d] } else { 0 };
             p += 1;
         }
         let mut len = n;
@@ -339,7 +342,9 @@ impl Plan {
             while j < k {
                 let t = self.tile[start + j];
                 if t != COMBINE {
-                    let mut combined = e[base + g] * t as u64 + e[base + m + g];
+                    let mut combined = e[base + g]
+                        .wrapping_mul(t as u64)
+                        .wrapping_add(e[base + m + g]);
                     let mut total: u64 = 1;
                     let mut q = group_start;
                     while q <= j {

@@ -14,10 +14,10 @@ pub(crate) const fn check(s: &UncheckedArray, c: &mut Collector) {
         match s.dims[i].layout_size() {
             Some(n) if p.padded[i] < n => report!(
                 c,
-                Error::new(
+                Error::wide(
                     ErrorKind::PaddingTooSmall,
                     s.source.dim(i),
-                    [i as i64, p.padded[i] as i64, n as i64]
+                    [i as i128, p.padded[i] as i128, n as i128]
                 )
             ),
             None => report!(

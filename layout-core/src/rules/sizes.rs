@@ -21,10 +21,10 @@ pub(crate) const fn check(s: &UncheckedArray, c: &mut Collector, shape_ok: bool)
                 _ => {
                     report!(
                         c,
-                        Error::new(
+                        Error::wide(
                             ErrorKind::ElementCountOverflow,
                             map.dim(i),
-                            [i as i64, n as i64, 0]
+                            [i as i128, n as i128, 0]
                         )
                     );
                     return;
@@ -39,10 +39,10 @@ pub(crate) const fn check(s: &UncheckedArray, c: &mut Collector, shape_ok: bool)
         _ => {
             report!(
                 c,
-                Error::new(
+                Error::wide(
                     ErrorKind::ByteSizeOverflow,
                     map.whole(),
-                    [count as i64, width as i64, 0]
+                    [count as i128, width as i128, 0]
                 )
             );
             return;
