@@ -6,7 +6,7 @@
 //! [`layout_core`] (parse, validate, print, offsets, sizes; `no_std`).
 //!
 //! ```
-//! use layout::layout;
+//! use xla_layout::layout;
 //!
 //! // Expression form: a `StaticLayout<2>` constant, tables computed by the macro.
 //! const O: usize = layout!(f32[3,5]{1,0:T(2,2)}).offset([2, 3]);
@@ -20,7 +20,7 @@
 //! assert_eq!(Act::LAYOUT.size_in_bytes(), 335_544_320);
 //!
 //! // The runtime parses the same text with the same rules.
-//! let shape = layout::parse_array("f32[3,5]{1,0:T(2,2)}").unwrap();
+//! let shape = xla_layout::parse_array("f32[3,5]{1,0:T(2,2)}").unwrap();
 //! assert_eq!(shape.offset(&[2, 3]), Ok(17));
 //! ```
 #![no_std]
@@ -43,8 +43,8 @@ pub mod __private {
 /// string literal:
 ///
 /// ```
-/// use layout::layout;
-/// const L: layout::StaticLayout<2> = layout!("bf16[8,128]{1,0:T(8,128)(2,1)}");
+/// use xla_layout::layout;
+/// const L: xla_layout::StaticLayout<2> = layout!("bf16[8,128]{1,0:T(8,128)(2,1)}");
 /// assert_eq!([L.offset([0, 1]), L.offset([1, 0])], [2, 1]); // rows 0 and 1 interleaved
 /// assert_eq!(L.to_string(), "bf16[8,128]{1,0:T(8,128)(2,1)}");
 /// ```
@@ -57,7 +57,7 @@ pub mod __private {
 /// kernels can be generic over layouts:
 ///
 /// ```
-/// use layout::{layout, StaticShape};
+/// use xla_layout::{layout, StaticShape};
 /// layout! {
 ///     /// Row-major.
 ///     pub type Rows = f32[4,8]{1,0};
@@ -82,8 +82,8 @@ pub mod __private {
 /// one | lowest | highest | unknown` give legacy per-dimension padding:
 ///
 /// ```
-/// use layout::layout;
-/// const P: layout::StaticLayout<2> = layout!(f32[2,3]{0,1}, padded = [3, 5], padding_value = zero);
+/// use xla_layout::layout;
+/// const P: xla_layout::StaticLayout<2> = layout!(f32[2,3]{0,1}, padded = [3, 5], padding_value = zero);
 /// // a b c / d e f in memory: a d 0 b e 0 c f 0 0 0 0 0 0 0
 /// assert_eq!([P.offset([0, 0]), P.offset([1, 0]), P.offset([0, 1])], [0, 1, 3]);
 /// assert_eq!(P.allocated_elements(), 15);
@@ -93,7 +93,7 @@ pub mod __private {
 /// rule and the numbers:
 ///
 /// ```compile_fail
-/// let l = layout::layout!(f32[2,3]{2,0});
+/// let l = xla_layout::layout!(f32[2,3]{2,0});
 /// // error: layout rule `minor_to_major`: minor_to_major entry 2 is out of
 /// //        range for rank 2 (entries must be 0..=1)
 /// ```

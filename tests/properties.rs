@@ -5,8 +5,8 @@
 #[path = "support/reference.rs"]
 mod reference;
 
-use layout::{parse, parse_array, parse_array_unvalidated, validate_all, ALL_ELEMENT_TYPES};
 use proptest::prelude::*;
+use xla_layout::{parse, parse_array, parse_array_unvalidated, validate_all, ALL_ELEMENT_TYPES};
 
 /// A valid layout description, small enough to enumerate every element.
 #[derive(Clone, Debug)]
