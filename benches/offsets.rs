@@ -22,7 +22,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use layout::{layout, StaticLayout};
+use xla_layout::{layout, StaticLayout};
 
 const ROWS: usize = 512;
 const COLS: usize = 1024;
@@ -98,7 +98,7 @@ struct Case {
 
 /// Every index of the layout: `hand`, `expr` and `runtime` equal `item`.
 fn check(c: &Case) {
-    let shape = layout::parse_array(c.text).expect("valid layout");
+    let shape = xla_layout::parse_array(c.text).expect("valid layout");
     for i in 0..ROWS {
         for j in 0..COLS {
             let want = (c.item)([i, j]);
@@ -133,7 +133,7 @@ macro_rules! bench_layout {
         check(&case);
         let idx: &[[usize; 2]] = $idx;
         let idx64: &[[u64; 2]] = $idx64;
-        let shape = layout::parse_array(black_box($text)).expect("valid layout");
+        let shape = xla_layout::parse_array(black_box($text)).expect("valid layout");
         let mut g = $c.benchmark_group($name);
         g.throughput(Throughput::Elements(N as u64));
         g.bench_function("item", |b| b.iter(|| sum(black_box(idx), <$item>::offset)));

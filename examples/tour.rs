@@ -2,7 +2,9 @@
 //! Every number printed is computed; the assertions pin the documented ones.
 #![warn(clippy::pedantic)]
 
-use layout::{layout, parse, parse_array, StaticLayout, StaticShape, Unresolved, View, ViewMut};
+use xla_layout::{
+    layout, parse, parse_array, StaticLayout, StaticShape, Unresolved, View, ViewMut,
+};
 
 // 1. Expression form: a constant with tables computed by the macro.
 const FIG1: StaticLayout<2> = layout!(f32[3,5]{1,0:T(2,2)});

@@ -3,7 +3,7 @@
 //! against a naive transpose. Run with `cargo run --example transpose`.
 #![warn(clippy::pedantic)]
 
-use layout::{layout, StaticShape, View, ViewMut};
+use xla_layout::{layout, StaticShape, View, ViewMut};
 
 layout! {
     /// The input: 64 x 256 floats, row-major.

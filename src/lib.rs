@@ -1,28 +1,6 @@
-//! # layout
-//!
-//! XLA shape and layout literals such as
-//! `bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}` as exact, checked values:
-//! at compile time through [`layout!`], at run time through the re-exported
-//! [`layout_core`] (parse, validate, print, offsets, sizes; `no_std`).
-//!
-//! ```
-//! use layout::layout;
-//!
-//! // Expression form: a `StaticLayout<2>` constant, tables computed by the macro.
-//! const O: usize = layout!(f32[3,5]{1,0:T(2,2)}).offset([2, 3]);
-//! assert_eq!(O, 17);
-//!
-//! // Item form: zero-sized types with specialised offset functions.
-//! layout! {
-//!     pub type Act = bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)};
-//! }
-//! assert_eq!(Act::offset([3, 0, 13, 300]), 63_048_281);
-//! assert_eq!(Act::LAYOUT.size_in_bytes(), 335_544_320);
-//!
-//! // The runtime parses the same text with the same rules.
-//! let shape = layout::parse_array("f32[3,5]{1,0:T(2,2)}").unwrap();
-//! assert_eq!(shape.offset(&[2, 3]), Ok(17));
-//! ```
+// The crate documentation is the repository's README (below); the
+// reference pages under `docs/` run as doctests (see the end of this file).
+#![doc = include_str!("../README.md")]
 #![no_std]
 #![forbid(unsafe_code)]
 
@@ -43,8 +21,8 @@ pub mod __private {
 /// string literal:
 ///
 /// ```
-/// use layout::layout;
-/// const L: layout::StaticLayout<2> = layout!("bf16[8,128]{1,0:T(8,128)(2,1)}");
+/// use xla_layout::layout;
+/// const L: xla_layout::StaticLayout<2> = layout!("bf16[8,128]{1,0:T(8,128)(2,1)}");
 /// assert_eq!([L.offset([0, 1]), L.offset([1, 0])], [2, 1]); // rows 0 and 1 interleaved
 /// assert_eq!(L.to_string(), "bf16[8,128]{1,0:T(8,128)(2,1)}");
 /// ```
@@ -57,7 +35,7 @@ pub mod __private {
 /// kernels can be generic over layouts:
 ///
 /// ```
-/// use layout::{layout, StaticShape};
+/// use xla_layout::{layout, StaticShape};
 /// layout! {
 ///     /// Row-major.
 ///     pub type Rows = f32[4,8]{1,0};
@@ -82,8 +60,8 @@ pub mod __private {
 /// one | lowest | highest | unknown` give legacy per-dimension padding:
 ///
 /// ```
-/// use layout::layout;
-/// const P: layout::StaticLayout<2> = layout!(f32[2,3]{0,1}, padded = [3, 5], padding_value = zero);
+/// use xla_layout::layout;
+/// const P: xla_layout::StaticLayout<2> = layout!(f32[2,3]{0,1}, padded = [3, 5], padding_value = zero);
 /// // a b c / d e f in memory: a d 0 b e 0 c f 0 0 0 0 0 0 0
 /// assert_eq!([P.offset([0, 0]), P.offset([1, 0]), P.offset([0, 1])], [0, 1, 3]);
 /// assert_eq!(P.allocated_elements(), 15);
@@ -93,7 +71,7 @@ pub mod __private {
 /// rule and the numbers:
 ///
 /// ```compile_fail
-/// let l = layout::layout!(f32[2,3]{2,0});
+/// let l = xla_layout::layout!(f32[2,3]{2,0});
 /// // error: layout rule `minor_to_major`: minor_to_major entry 2 is out of
 /// //        range for rank 2 (entries must be 0..=1)
 /// ```
@@ -104,7 +82,71 @@ macro_rules! layout {
     };
 }
 
-/// The README's examples, run as doctests.
+/// The Rust examples of `docs/grammar.md`, run as doctests.
 #[cfg(doctest)]
-#[doc = include_str!("../README.md")]
-pub struct ReadmeDoctests;
+#[doc = include_str!("../docs/grammar.md")]
+pub struct GrammarDoctests;
+
+/// The Rust examples of `docs/rules.md`, run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/rules.md")]
+pub struct RulesDoctests;
+
+/// The worked numbers of `docs/tiling.md`, run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/tiling.md")]
+pub struct TilingDoctests;
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+    use std::{string::ToString, vec::Vec};
+
+    /// The text of a Markdown code span: `` `a` `` or ``` `` a`b `` ```.
+    fn code(cell: &str) -> &str {
+        let cell = cell.trim();
+        let inner = match cell.strip_prefix("``") {
+            Some(rest) => rest.strip_suffix("``").map(str::trim),
+            None => cell
+                .strip_prefix('`')
+                .and_then(|rest| rest.strip_suffix('`')),
+        };
+        inner.unwrap_or_else(|| panic!("not a code span: {cell}"))
+    }
+
+    /// Every row of the `| rejected | message |` tables in `docs/rules.md`:
+    /// the library rejects the input with exactly the documented message.
+    #[test]
+    fn documented_rejections_are_exact() {
+        let mut rows = 0;
+        let mut in_table = false;
+        for line in include_str!("../docs/rules.md").lines() {
+            if line == "| rejected | message |" {
+                in_table = true;
+                continue;
+            }
+            if !line.starts_with('|') {
+                in_table = false;
+                continue;
+            }
+            if !in_table || line.starts_with("|---") {
+                continue;
+            }
+            let cells: Vec<&str> = line[1..line.len() - 1].split(" | ").collect();
+            assert_eq!(cells.len(), 2, "{line}");
+            let (input, message) = (code(cells[0]), code(cells[1]));
+            match crate::parse(input) {
+                Ok(shape) => panic!("{input} was accepted as {shape}"),
+                Err(e) => assert_eq!(e.to_string(), message, "{input}"),
+            }
+            rows += 1;
+        }
+        assert!(rows >= 50, "only {rows} rows found in docs/rules.md");
+    }
+
+    #[test]
+    fn code_spans() {
+        assert_eq!(code(" `f32[2]` "), "f32[2]");
+        assert_eq!(code("`` tile 0 ends with `*` ``"), "tile 0 ends with `*`");
+    }
+}

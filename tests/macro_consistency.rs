@@ -3,7 +3,7 @@
 //!
 //! 300 random valid layouts, each written once as an expression-form
 //! constant and once as an item-form type, checked against the runtime
-//! (`layout::parse_array` of the same text, with `with_legacy_padding` for
+//! (`xla_layout::parse_array` of the same text, with `with_legacy_padding` for
 //! the `padded = [..]` cases): canonical text, rank, dims, sizes, element
 //! type, memory space, the whole `StaticLayout` (tables included), and the
 //! offset of every in-bounds index through every path (expression form,
@@ -13,7 +13,7 @@
 
 #![allow(clippy::unreadable_literal)]
 
-use layout::{
+use xla_layout::{
     layout, parse_array, ArrayShape, ElementType, PaddingValue, Plan, StaticLayout, StaticShape,
 };
 

@@ -7,7 +7,7 @@
 mod cases;
 
 use cases::case_strategy;
-use layout::{
+use xla_layout::{
     compare_indices, parse, parse_array, parse_array_unvalidated, validate, validate_all,
     ArrayShape, Dim, ElementType, Error, ErrorKind, Index, Layout, LogicalIndices, PaddingValue,
     PhysicalShape, Plan, Shape, Span, StaticLayout, TileDim, UncheckedArray, ALL_ELEMENT_TYPES,

@@ -8,8 +8,8 @@ mod cases;
 mod reference;
 
 use cases::case_strategy;
-use layout::{parse, parse_array, parse_array_unvalidated, validate_all};
 use proptest::prelude::*;
+use xla_layout::{parse, parse_array, parse_array_unvalidated, validate_all};
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]

@@ -3,7 +3,7 @@
 //! `docs/reliability.md`). `no_panic.rs` throws arbitrary inputs at the
 //! whole API.
 
-use layout::{
+use xla_layout::{
     parse, parse_array, parse_array_unvalidated, Error, ErrorKind, PaddingValue, Plan, Span,
     StaticLayout, MAX_TEXT_LEN,
 };
@@ -182,7 +182,7 @@ fn unchecked_shapes_print_and_validate_but_have_no_index_math() {
         let raw = parse_array_unvalidated(text).unwrap();
         assert_eq!(raw.to_string(), text);
         assert!(raw.validate().is_err(), "{text}");
-        assert!(!layout::validate_all(&raw).is_empty());
+        assert!(!xla_layout::validate_all(&raw).is_empty());
     }
 }
 

@@ -1,7 +1,7 @@
 //! The worked numbers of XLA-SHAPES.md sections 1.7, 3.5, 4 and 6, asserted
 //! against the runtime.
 
-use layout::{compare_indices, parse, parse_array, ArrayShape, Dim, ErrorKind, PaddingValue};
+use xla_layout::{compare_indices, parse, parse_array, ArrayShape, Dim, ErrorKind, PaddingValue};
 
 fn arr(s: &str) -> ArrayShape {
     parse_array(s).unwrap_or_else(|e| panic!("{s}: {e}"))
@@ -255,7 +255,7 @@ fn default_layouts() {
     assert_eq!(arr("f32[2,3,4]").layout().to_string(), "{2,1,0}");
     assert_eq!(arr("f32[2,3,4,5]").layout().to_string(), "{3,2,1,0}");
     assert_eq!(arr("f32[2,3,4,5,6]").layout().to_string(), "{4,3,2,1,0}");
-    let l = layout::Layout::descending(3);
+    let l = xla_layout::Layout::descending(3);
     assert_eq!(l.move_dim_to_major(0), l);
     assert_eq!(l.move_dim_to_major(1).minor_to_major(), &[2, 0, 1]);
     let s = arr("f32[10,10,10]{0,2,1}");
@@ -429,7 +429,7 @@ fn for_each_index_section_6_6() {
 
 #[test]
 fn element_type_table_section_1_2() {
-    use layout::{ElementType, ALL_ELEMENT_TYPES};
+    use xla_layout::{ElementType, ALL_ELEMENT_TYPES};
     assert_eq!(ALL_ELEMENT_TYPES.len(), 32);
     for t in ALL_ELEMENT_TYPES {
         assert_eq!(ElementType::from_name(t.name()), Some(t));

@@ -1,7 +1,7 @@
 //! One case per rule: the error kind, the exact offending text, and the
 //! message with its numbers.
 
-use layout::{parse, parse_array, parse_array_unvalidated, validate_all, ErrorKind};
+use xla_layout::{parse, parse_array, parse_array_unvalidated, validate_all, ErrorKind};
 
 /// `(input, kind, text the span covers, message)`.
 const CASES: &[(&str, ErrorKind, &str, &str)] = &[

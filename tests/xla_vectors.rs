@@ -15,7 +15,7 @@ fn runtime_agrees_with_xla_on_every_vector() {
         let input = v["input"].as_str().unwrap();
         let ok = v["ok"].as_bool().unwrap();
         let canonical = v["canonical"].as_str();
-        let ours = layout::parse(input);
+        let ours = xla_layout::parse(input);
         count += 1;
         match (&ours, ok) {
             (Ok(s), true) => {

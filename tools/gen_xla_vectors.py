@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """Generate tests/data/xla_vectors.jsonl: XLA shape strings with XLA's own verdict
-and the expectation for this project (after DECISIONS.md).
+and the expectation for this project (after docs/decisions.md).
 
 Stdlib only, deterministic (fixed seed). Steps:
   1. generate a few thousand shape strings (generation order is kept);
   2. ask XLA about them through the oracle script (one string per line on stdin,
      one JSON object per line on stdout), unless the answers are already cached;
   3. compute our expectation with the strict model below (a parser, validator and
-     printer that follow XLA-SHAPES.md + DECISIONS.md), cross-check the model
+     printer that follow docs/grammar.md, docs/rules.md and docs/decisions.md), cross-check the model
      against XLA and write the JSONL file.
 
 Usage (from the repository root; the Python running this needs jax + jaxlib only
@@ -19,6 +19,8 @@ if the oracle has to be run):
   python tools/gen_xla_vectors.py --list-inputs      # just print the inputs
 --cache reuses the xla_* fields of an earlier output (or raw oracle lines), so the
 expectations can be recomputed without jax; only missing inputs go to the oracle.
+The oracle script is a maintainer tool kept outside this repository (the default
+path is beside the repository); it is optional, see tests/data/README.md.
 """
 import argparse
 import json
@@ -34,7 +36,7 @@ U64MAX = 2**64 - 1
 P63 = 2**63
 
 # ---------------------------------------------------------------------------
-# Element types (XLA-SHAPES.md 1.2): name -> byte width (unpacked)
+# Element types (docs/grammar.md): name -> byte width (unpacked)
 # ---------------------------------------------------------------------------
 ARRAY_TYPES = {
     "pred": 1, "s1": 1, "s2": 1, "s4": 1, "s8": 1, "s16": 2, "s32": 4, "s64": 8,
@@ -161,7 +163,7 @@ ATTR_ORDER = ["D", "T", "L", "#", "*", "E", "S", "SC", "P", "M"]
 
 
 class Parser:
-    """Strict parser: the grammar of XLA-SHAPES.md 1.3/1.4 with no error swallowing."""
+    """Strict parser: the grammar of docs/grammar.md with no error swallowing."""
 
     def __init__(self, s):
         self.t = lex(s)
@@ -436,7 +438,7 @@ def print_shape(sh):
 
 
 # ---------------------------------------------------------------------------
-# Allocation model (XLA-SHAPES.md 3.2-3.4, DECISIONS.md "Semantics we fix")
+# Allocation model (docs/tiling.md, docs/decisions.md "Meanings we fix")
 # ---------------------------------------------------------------------------
 def ceil_div(a, b):
     return -(-a // b)
@@ -469,7 +471,7 @@ def padded_elements(phys, tiles, L):
 # Validation. Returns (xla_prediction, reasons, undecided)
 #   xla_prediction: "crash" | "parse" | "validate" | "ok"  (what XLA's oracle should say)
 #   reasons: list of tags why WE reject (empty = we accept)
-#   undecided: list of tags for behaviours DECISIONS.md does not cover
+#   undecided: list of tags for behaviours docs/decisions.md does not cover
 # ---------------------------------------------------------------------------
 STAGE_RANK = {"ok": 0, "validate": 1, "parse": 2, "crash": 3}
 
@@ -678,7 +680,7 @@ def _analyse(sh, a, in_buffer):
         # Only XLA's MLIR export refuses these; we keep XLA's (oracle's) "no".
         a.mlir_fail.append("buffer-%s" % ("tiles" if lo.tiles else "dynamic"))
         a.reasons.append("buffer-mlir")
-    # our allocation check (DECISIONS.md "Overflow")
+    # our allocation check (docs/decisions.md, "Overflow")
     if (m2m_ok and tiles_usable and not any(s_ == I64MIN for s_ in sizes)
             and "xla-dims-overflow" not in a.reasons and "xla-size-overflow" not in a.reasons
             and (lo.E is None or lo.E >= 0) and (lo.L is None or lo.L >= 1)):
@@ -722,7 +724,7 @@ def expectation(inp, xla):
         if ours_ok:
             # The oracle writes the input on the line of 'parameter(0)', so a
             # '//' comment swallows the rest of its test line. XLA's own
-            # ParseShape skips '//' comments (XLA-SHAPES.md 1.1): accept.
+            # ParseShape skips '//' comments (docs/grammar.md, tokens): accept.
             return True, print_shape(sh), "line-comment", problems
         return False, None, None, problems
     # cross-check the model's prediction of XLA
@@ -777,7 +779,7 @@ def _has_line_comment(s):
 # Inputs
 # ---------------------------------------------------------------------------
 SPEC_STRINGS = [
-    # XLA-SHAPES.md 1.7 (inputs and printed forms)
+    # Round-trip examples from XLA's tests (inputs and printed forms)
     "f32[123,456]", "f32[123,456]{1,0}", "f32[?,784]", "f32[?,784]{1,0}", "f32[123,<=456]",
     "f32[123,<=456]{1,0}", "(f32[42], u32[<=123,<=456])", "(f32[42]{0}, u32[<=123,<=456]{1,0})",
     "(f32[1572864],s8[5120,1024])", "(f32[1572864]{0}, s8[5120,1024]{1,0})",
@@ -837,7 +839,7 @@ SPEC_STRINGS = [
     "f32[3,2,2]{0,1,2}", "f32[2,3,4]{0,1,2:T(42,44)}", "f32[2]{0:E(32)}", "f32[2]{0:E(1)}",
     "f32[2]{0:S(1)}", "f32[2]{0:S(3)}", "f32[2,3]{0,1:SC(0:2)}", "f32[2,3]{0,1:SC(0:3)}",
     "f32[4]{0:E(32)}", "pred[4]{0:E(8)}",
-    # DECISIONS.md table
+    # docs/decisions.md, inputs XLA handles badly
     "f32[2,3]{1,0:T(-1,2)}", "f32[2,3]{1,0:L(0)}", "f32[2,3]{1,0:L(-1)}", "token[3]",
     "f32[2]{0:S(128)}", "f32[2]{0:S(-1)}", "f32[<=9223372036854775808]", "f32[2,3,4]{2,1,0:T(2,*,2)}",
     "f32[2,3]{1,0:T(2,*)}", "f32[2]{0:#(u32)}", "f32[2]{0:*(u16)}", "f32[2]{0:P(f32[2])}",

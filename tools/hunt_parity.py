@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Hunt for disagreements between `layout check` and XLA (as adjusted by DECISIONS.md).
+"""Hunt for disagreements between `layout check` and XLA (as adjusted by docs/decisions.md).
 
 Generates shape strings with strategies that tools/gen_xla_vectors.py does not use,
 asks XLA about them through the oracle script, computes this project's expected
@@ -928,7 +928,7 @@ def main():
     ap.add_argument("--count", type=int, default=30000)
     ap.add_argument("--out-dir", required=True)
     ap.add_argument("--oracle", default=os.path.join("..", "shared", "tools", "xla_oracle.py"),
-                    help="relative to the repository root")
+                    help="relative to the repository root; a maintainer tool outside this repository")
     ap.add_argument("--oracle-python", default=sys.executable)
     ap.add_argument("--binary", default=os.path.join("target", "release", "layout"),
                     help="relative to the repository root")

@@ -9,7 +9,7 @@ shape=${1:-'f32[4,8]{1,0:T(2,4)(2,1)}'}
 png=${2:-layout.png}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-cargo run -q --release -p layout-cli -- draw "$shape" --svg "$tmp/grid.svg" > /dev/null
+cargo run -q --release -p xla-layout-cli -- draw "$shape" --svg "$tmp/grid.svg" > /dev/null
 if ! command -v rsvg-convert > /dev/null; then
     echo "rsvg-convert not found: apt-get install librsvg2-bin" >&2
     exit 2

@@ -14,7 +14,7 @@ mb=${1:-100}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-cargo build --release -q -p layout-cli
+cargo build --release -q -p xla-layout-cli
 python3 - "$tmp/dump.hlo" "$mb" tests/data/hlo/*.hlo <<'PY'
 import re, sys
 out, mb, paths = sys.argv[1], int(sys.argv[2]), sys.argv[3:]

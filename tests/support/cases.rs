@@ -2,7 +2,7 @@
 //! XLA text.
 #![allow(dead_code)]
 
-use layout::ALL_ELEMENT_TYPES;
+use xla_layout::ALL_ELEMENT_TYPES;
 use proptest::prelude::*;
 
 /// A valid layout description, small enough to enumerate every element.

@@ -1,7 +1,7 @@
 //! `?` dimensions: extents supplied at run time, everything else fixed.
 #![deny(warnings)]
 
-use layout::{layout, RankedLayout, Unresolved, View};
+use xla_layout::{layout, RankedLayout, Unresolved, View};
 
 const ROWS: Unresolved<2, 1> = layout!(f32[?,128]{1,0:T(8,128)});
 

@@ -1,7 +1,7 @@
 //! Every form of the macro compiles, and its results are usable in `const`.
 #![deny(warnings)]
 
-use layout::{layout, StaticLayout, StaticShape};
+use xla_layout::{layout, StaticLayout, StaticShape};
 
 const FIG1: StaticLayout<2> = layout!(f32[3,5]{1,0:T(2,2)});
 const SEED: StaticLayout<4> = layout!("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}");

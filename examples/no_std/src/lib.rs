@@ -1,4 +1,4 @@
-//! A `#![no_std]` static library using `layout` with no standard library:
+//! A `#![no_std]` static library using `xla_layout` with no standard library:
 //! the `layout!` macro in both forms, and the `layout_core` runtime (parsing
 //! in a `const`, offsets at run time). Building it is the test: the
 //! crate-level `#[panic_handler]` would collide with std's if any crate in
@@ -7,7 +7,7 @@
 #![no_std]
 #![forbid(unsafe_code)]
 
-use layout::{layout, parse_array, ArrayShape, StaticLayout, StaticShape};
+use xla_layout::{layout, parse_array, ArrayShape, StaticLayout, StaticShape};
 
 layout! {
     /// Activations as a TPU stores them: 8x128 tiles of pairs of rows, in
@@ -38,7 +38,7 @@ const PACKED_RUNTIME: ArrayShape = match parse_array("s4[9216,6144]{1,0:T(64,128
 };
 
 /// `Result::ok` is not `const`; this is.
-const fn ok(r: Result<u64, layout::Error>) -> u64 {
+const fn ok(r: Result<u64, xla_layout::Error>) -> u64 {
     match r {
         Ok(v) => v,
         Err(_) => panic!("runtime error"),

@@ -1,4 +1,4 @@
-use layout::layout;
+use xla_layout::layout;
 
 fn main() {
     let _ = layout!(f32[4294967296, 4294967296]);

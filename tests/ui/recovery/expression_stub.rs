@@ -1,4 +1,4 @@
-use layout::layout;
+use xla_layout::layout;
 
 // One error for the bad layout; the uses of it type-check against a stub.
 const OFFSET: usize = layout!(f32[2, 3]{2, 0}).offset([1, 2]);

@@ -1,4 +1,4 @@
-use layout::{layout, StaticShape};
+use xla_layout::{layout, StaticShape};
 
 layout! {
     pub type Good = f32[4, 8]{1, 0:T(2, 4)};

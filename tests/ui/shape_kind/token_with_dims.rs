@@ -1,4 +1,4 @@
-use layout::layout;
+use xla_layout::layout;
 
 fn main() {
     let _ = layout!(token[3]);

@@ -1,4 +1,4 @@
-use layout::layout;
+use xla_layout::layout;
 
 fn main() {
     let _ = layout!("f32[2,3]{1,0:T(2,*)}");

@@ -1,4 +1,4 @@
-use layout::layout;
+use xla_layout::layout;
 
 fn main() {
     let _ = layout!(f32[2]{0:Q(1)});
