@@ -8,7 +8,8 @@ use std::process::ExitCode;
 
 use layout_core::{parse, ArrayShape, Plan, Shape};
 
-use crate::people::{grouped, human_bytes, memory_space_name, render_error, EXIT_INVALID};
+use crate::format::{bytes_in_full, grouped};
+use crate::people::{memory_space_name, render_error, EXIT_INVALID};
 
 /// Prints the explanation of `text` (optionally of one element).
 pub fn explain(text: &str, index: Option<&str>) -> ExitCode {
@@ -205,7 +206,7 @@ fn array(
         "allocated",
         format!("{} slots ({padding:.1}% padding)", grouped(allocated)),
     );
-    w(out, "size", human_bytes(bytes));
+    w(out, "size", bytes_in_full(bytes));
     w(out, "memory", memory_space_name(l.memory_space()));
     if let Some(index) = index {
         let offset = plan.offset(index).map_err(|e| e.to_string())?;

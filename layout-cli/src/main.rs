@@ -14,8 +14,13 @@
 
 mod draw;
 mod explain;
+mod format;
+mod hlo;
 mod machine;
+mod output;
 mod people;
+mod render;
+mod report;
 mod scan;
 
 use std::process::ExitCode;
