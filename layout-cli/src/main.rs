@@ -33,6 +33,8 @@
 //! evaluates it with [`report`] and writes it with [`render`]. All of them
 //! format numbers with [`format`] and write through [`output`].
 
+#![forbid(unsafe_code)]
+
 mod draw;
 mod explain;
 mod format;
