@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 
 use layout_core::{parse, Error, Shape};
 
-pub use crate::hlo::{CompRec, InstrRec, ModuleRec, Span};
+pub use crate::hlo::{CompRec, InstrRec, ModuleRec, Shapes, Span};
 
 /// Memory space and size (`None`: unknown) of one array leaf.
 pub type Leaf = (i64, Option<u64>);
@@ -297,7 +297,7 @@ impl<'a> Scan<'a> {
     }
 
     /// Counts shapes outside the structure.
-    pub fn count_other(&mut self, shapes: &[Span]) {
+    pub fn count_other(&mut self, shapes: &Shapes) {
         add(&mut self.found.other, shapes.len());
     }
 }

@@ -96,11 +96,16 @@
 //! # Limits
 //!
 //! - The whole input is read into memory once (a 100 MB dump takes about
-//!   100 MB). Output is streamed: JSON record by record, each record's shapes
-//!   one at a time; the table holds a few numbers per row (never the text)
-//!   until the end, and lists the shapes that failed to parse from a second
-//!   pass over the input. The byte spans of the shapes of the longest
-//!   instruction or line are held while it is written (16 bytes a shape).
+//!   100 MB), and little else: output is streamed, JSON record by record and
+//!   each record's shapes one at a time. Operand shapes and the shapes of a
+//!   stray line are found again as they are written rather than held (a
+//!   50 MB line of them adds no memory); the shapes of an instruction's
+//!   attributes, a signature and an entry layout are held as byte spans (16
+//!   bytes each) until their record is written, as are the arrays inside a
+//!   tuple until its `)` is found. The table holds one row of spans and
+//!   numbers (about 100 bytes, never the text) per instruction until the
+//!   end, for the column widths, and lists the shapes that failed to parse
+//!   from a second pass over the input.
 //! - Computations written inline in an attribute are followed
 //!   [`hlo::walk::MAX_NESTING`] (64) deep; one nested deeper is read as an
 //!   attribute value (its shapes are the holding instruction's attribute
@@ -137,7 +142,7 @@
 use std::io::{self, Read, Write};
 use std::process::ExitCode;
 
-use crate::hlo::{self, CompRec, InstrRec, ModuleRec, Sink, Span};
+use crate::hlo::{self, CompRec, InstrRec, ModuleRec, Shapes, Sink};
 use crate::output::{self, Output};
 use crate::render::json::Json;
 use crate::render::table::{self, Failures, Table};
@@ -259,8 +264,8 @@ impl<R: Render, W: Write> Sink for Pass<'_, '_, R, W> {
         let _ = self.renderer.instruction(self.out, &self.scan, i, &result);
     }
 
-    fn other(&mut self, line: usize, shapes: &[Span]) {
-        self.scan.count_other(shapes);
+    fn other(&mut self, line: usize, shapes: Shapes<'_>) {
+        self.scan.count_other(&shapes);
         let _ = self.renderer.other(self.out, &self.scan, line, shapes);
     }
 

@@ -49,6 +49,120 @@ pub enum Stop {
 /// Deepest tuple nesting the shape-likeness test follows.
 pub const MAX_LOOKAHEAD_DEPTH: usize = 64;
 
+/// The shapes one walk finds, found again each time they are asked for,
+/// so that none is held (a line of an HLO dump can hold millions).
+#[derive(Clone, Copy)]
+pub struct Shapes<'a> {
+    lex: Lexer<'a>,
+    start: usize,
+    stop: Stop,
+    tuples: bool,
+    len: usize,
+}
+
+impl<'a> Shapes<'a> {
+    /// Walks from `start` once ([`Lexer::walk_each`]): the shapes, and where
+    /// the walk stopped.
+    pub fn find(lex: Lexer<'a>, start: usize, stop: Stop, tuples: bool) -> (Self, usize) {
+        let mut len = 0usize;
+        let end = lex.walk_each(start, stop, tuples, &mut |_| len = len.saturating_add(1));
+        let shapes = Shapes {
+            lex,
+            start,
+            stop,
+            tuples,
+            len,
+        };
+        (shapes, end)
+    }
+
+    /// No shapes.
+    pub const fn none(lex: Lexer<'a>) -> Self {
+        Shapes {
+            lex,
+            start: lex.src.len(),
+            stop: Stop::Closer,
+            tuples: false,
+            len: 0,
+        }
+    }
+
+    /// How many there are.
+    pub const fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether there are none.
+    pub const fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Passes each shape to `f`, in input order.
+    pub fn for_each(&self, f: &mut dyn FnMut(Span)) {
+        if self.len > 0 {
+            self.lex.walk_each(self.start, self.stop, self.tuples, f);
+        }
+    }
+}
+
+/// The shapes of a walk not yet passed on: those inside open tuple
+/// candidates, which the tuple replaces if it closes.
+struct Candidates<'e> {
+    /// Open candidates: (start, depth inside, `held.len()` then).
+    open: Vec<(usize, usize, usize)>,
+    held: Vec<Span>,
+    emit: &'e mut dyn FnMut(Span),
+}
+
+impl Candidates<'_> {
+    /// A shape found.
+    fn push(&mut self, s: Span) {
+        if self.open.is_empty() {
+            (self.emit)(s);
+        } else {
+            self.held.push(s);
+        }
+    }
+
+    /// A candidate opens at `start`, `depth` deep inside.
+    fn open(&mut self, start: usize, depth: usize) {
+        self.open.push((start, depth, self.held.len()));
+    }
+
+    /// A `)` ending at `end` closes the innermost candidate if it opened at
+    /// `depth`: the tuple replaces what it held. False if none did.
+    fn close(&mut self, depth: usize, end: usize) -> bool {
+        match self.open.last() {
+            Some(&(start, d, len)) if d == depth => {
+                self.open.pop();
+                self.held.truncate(len);
+                self.push_held(Span::new(start, end));
+                true
+            }
+            _ => false,
+        }
+    }
+
+    fn push_held(&mut self, s: Span) {
+        self.held.push(s);
+        if self.open.is_empty() {
+            self.release();
+        }
+    }
+
+    /// Not tuples after all: their shapes stay.
+    fn drop_all(&mut self) {
+        self.open.clear();
+        self.release();
+    }
+
+    fn release(&mut self) {
+        for s in self.held.drain(..) {
+            (self.emit)(s);
+        }
+    }
+}
+
 /// The recognisers, over one input.
 #[derive(Clone, Copy)]
 pub struct Lexer<'a> {
@@ -299,23 +413,46 @@ impl<'a> Lexer<'a> {
         (end > p).then_some(Span::new(p, end))
     }
 
-    /// Walks from `p` until `stop` (or the closer of an enclosing bracket),
-    /// collecting every shape on the way: arrays anywhere outside strings and
-    /// comments, and, when `tuples` is set, tuples and buffers that start
-    /// where a value does (after `(`, `,`, `{` or `=`). Returns where it
-    /// stopped.
+    /// Walks from `q` until `stop` (or the closer of an enclosing bracket),
+    /// collecting every shape on the way into `found`; see
+    /// [`Lexer::walk_each`].
+    pub fn walk(&self, q: usize, stop: Stop, tuples: bool, found: &mut Vec<Span>) -> usize {
+        self.walk_each(q, stop, tuples, &mut |s| found.push(s))
+    }
+
+    /// Walks from `q` until `stop` (or the closer of an enclosing bracket),
+    /// passing every shape on the way to `emit`, in order: arrays anywhere
+    /// outside strings and comments, and, when `tuples` is set, tuples and
+    /// buffers that start where a value does (after `(`, `,`, `{` or `=`).
+    /// Returns where it stopped.
     ///
     /// One pass: a tuple-like `(` opens a candidate; the arrays inside are
-    /// collected as usual, and replaced by the tuple when its `)` comes with
+    /// found as usual, and replaced by the tuple when its `)` comes with
     /// nothing but shapes, commas and comments in between. Anything else
-    /// drops the open candidates (their arrays stay).
-    pub fn walk(&self, mut q: usize, stop: Stop, tuples: bool, found: &mut Vec<Span>) -> usize {
+    /// drops the open candidates (their arrays stay). Only the shapes inside
+    /// open candidates are held; the others are passed on at once.
+    pub fn walk_each(
+        &self,
+        q: usize,
+        stop: Stop,
+        tuples: bool,
+        emit: &mut dyn FnMut(Span),
+    ) -> usize {
+        let mut found = Candidates {
+            open: Vec::new(),
+            held: Vec::new(),
+            emit,
+        };
+        let end = self.walk_in(q, stop, tuples, &mut found);
+        found.drop_all();
+        end
+    }
+
+    fn walk_in(&self, mut q: usize, stop: Stop, tuples: bool, found: &mut Candidates<'_>) -> usize {
         let n = self.src.len();
         let mut depth = 0usize;
         // The previous significant byte, as if the walk began after `=`.
         let mut prev = b'=';
-        // Open tuple candidates: (start, depth inside, `found.len()` then).
-        let mut open: Vec<(usize, usize, usize)> = Vec::new();
         let value_start = |prev: u8| matches!(prev, b'(' | b',' | b'{' | b'=');
         while q < n {
             let c = self.src[q];
@@ -345,9 +482,9 @@ impl<'a> Lexer<'a> {
                 b'(' => {
                     depth += 1;
                     if tuples && value_start(prev) && self.tuple_like(q, 0) {
-                        open.push((q, depth, found.len()));
+                        found.open(q, depth);
                     } else {
-                        open.clear();
+                        found.drop_all();
                     }
                     prev = c;
                     q += 1;
@@ -356,13 +493,8 @@ impl<'a> Lexer<'a> {
                     if depth == 0 {
                         return q;
                     }
-                    match open.last() {
-                        Some(&(start, d, len)) if c == b')' && d == depth => {
-                            open.pop();
-                            found.truncate(len);
-                            found.push(Span::new(start, q + 1));
-                        }
-                        _ => open.clear(),
+                    if !(c == b')' && found.close(depth, q + 1)) {
+                        found.drop_all();
                     }
                     depth -= 1;
                     prev = c;
@@ -380,18 +512,18 @@ impl<'a> Lexer<'a> {
                         && self.tuple_like(q + 1, 0)
                     {
                         depth += 1;
-                        open.push((q, depth, found.len()));
+                        found.open(q, depth);
                         q += 2;
                         prev = b'(';
                     } else {
-                        open.clear();
+                        found.drop_all();
                         q = self.name_end(q);
                         prev = b'a';
                     }
                 }
                 _ => {
                     // Strings, names, numbers, `=`, `%`, ...: not in a shape.
-                    open.clear();
+                    found.drop_all();
                     if c == b'"' {
                         q = self.string_end(q);
                     } else if is_name_char(c) {
@@ -430,5 +562,50 @@ impl<'a> Lexer<'a> {
         q = self.trivia(q + 1);
         let c = self.at(q);
         c == b'(' || c.is_ascii_lowercase()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(src: &[u8], tuples: bool) -> Vec<&str> {
+        let lex = Lexer::new(src);
+        let (shapes, end) = Shapes::find(lex, 0, Stop::Line, tuples);
+        assert_eq!(
+            end,
+            src.iter().position(|&b| b == b'\n').unwrap_or(src.len())
+        );
+        let mut out = Vec::new();
+        shapes.for_each(&mut |s| out.push(std::str::from_utf8(&src[s.start..s.end]).unwrap()));
+        assert_eq!(out.len(), shapes.len());
+        // Found again, the same.
+        let mut collected = Vec::new();
+        lex.walk(0, Stop::Line, tuples, &mut collected);
+        assert_eq!(collected.len(), out.len());
+        out
+    }
+
+    #[test]
+    fn a_closed_tuple_replaces_its_arrays() {
+        assert_eq!(
+            texts(b"(f32[1], (f32[2], b(f32[3]))), f32[4]{0}\nf32[5]", true),
+            ["(f32[1], (f32[2], b(f32[3])))", "f32[4]{0}"]
+        );
+        assert_eq!(
+            texts(b"x=(f32[1], f32[2]), y=f32[3]", false),
+            ["f32[1]", "f32[2]", "f32[3]"]
+        );
+    }
+
+    #[test]
+    fn a_broken_tuple_keeps_its_arrays_in_order() {
+        assert_eq!(
+            texts(b"(f32[1], (f32[2], %x), f32[3]) s8[4]", true),
+            ["f32[1]", "f32[2]", "f32[3]", "s8[4]"]
+        );
+        // Unclosed at the end of the line.
+        assert_eq!(texts(b"(f32[1], (f32[2]", true), ["f32[1]", "f32[2]"]);
+        assert!(texts(b"no shapes \"f32[1]\" /* f32[2] */", true).is_empty());
     }
 }

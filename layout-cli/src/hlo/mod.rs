@@ -12,5 +12,5 @@
 pub mod lex;
 pub mod walk;
 
-pub use lex::Span;
+pub use lex::{Shapes, Span};
 pub use walk::{walk, CompRec, InstrRec, ModuleRec, Sink};

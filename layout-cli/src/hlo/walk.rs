@@ -13,7 +13,7 @@
 //!
 //! Uses: [`super::lex`].
 
-use super::lex::{is_name_start, Lexer, Span, Stop};
+use super::lex::{is_name_start, Lexer, Shapes, Span, Stop};
 
 /// Deepest nesting of computations written inline in an attribute
 /// (`to_apply={ ... }`) that is read as computations.
@@ -62,7 +62,7 @@ pub struct InstrRec<'l> {
     /// The result shape (possibly empty or not a valid shape).
     pub result: Span,
     /// Shapes written among the operands.
-    pub operands: Vec<Span>,
+    pub operands: Shapes<'l>,
     /// (attribute name, shape) for shapes in attribute values.
     pub attributes: Vec<(Span, Span)>,
 }
@@ -76,7 +76,7 @@ pub trait Sink {
     /// An instruction, after the computations nested in it.
     fn instruction(&mut self, i: &InstrRec);
     /// Shapes outside the structure above, on one line.
-    fn other(&mut self, line: usize, shapes: &[Span]);
+    fn other(&mut self, line: usize, shapes: Shapes<'_>);
     /// True once the consumer cannot take more (output closed).
     fn stopped(&self) -> bool;
 }
@@ -146,14 +146,13 @@ impl<S: Sink> Walker<'_, '_, S> {
     /// Text outside the structure: the rest of the line, its shapes reported
     /// as `other`. Always makes progress.
     fn stray(&mut self, p: usize) -> usize {
-        let mut found = Vec::new();
-        let mut e = self.lex.walk(p, Stop::Line, true, &mut found);
+        let (shapes, mut e) = Shapes::find(self.lex, p, Stop::Line, true);
         if e == p {
             e = p + 1;
         }
-        if !found.is_empty() {
+        if !shapes.is_empty() {
             let line = self.line(p);
-            self.sink.other(line, &found);
+            self.sink.other(line, shapes);
         }
         e
     }
@@ -377,10 +376,11 @@ impl<S: Sink> Walker<'_, '_, S> {
         q = self.lex.trivia(result.end);
         let opcode = Span::new(q, self.lex.name_end(q));
         q = self.lex.blanks(opcode.end);
-        let mut operands = Vec::new();
+        let mut operands = Shapes::none(self.lex);
         if self.lex.at(q) == b'(' {
             let tuples = &self.src[opcode.start..opcode.end] != b"constant";
-            let e = self.lex.walk(q + 1, Stop::Closer, tuples, &mut operands);
+            let (found, e) = Shapes::find(self.lex, q + 1, Stop::Closer, tuples);
+            operands = found;
             q = if self.lex.at(e) == b')' { e + 1 } else { e };
         }
         let mut attributes = Vec::new();

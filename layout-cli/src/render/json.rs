@@ -14,7 +14,7 @@ use serde::Serialize;
 
 use super::Render;
 use crate::report::{
-    lossy, space_label, CompRec, InstrRec, ModuleRec, Scan, Space, SpaceTotal, Span, Value,
+    lossy, space_label, CompRec, InstrRec, ModuleRec, Scan, Shapes, Space, SpaceTotal, Span, Value,
 };
 
 /// Writes one record and its line end.
@@ -73,23 +73,45 @@ impl Serialize for ShapeObject<'_, '_> {
     }
 }
 
-/// A list of shapes, each evaluated as it is serialised.
-struct Shapes<'r, 'a> {
-    scan: &'r Scan<'a>,
-    shapes: &'r [Span],
+/// Where a list of shapes comes from.
+enum List<'r> {
+    /// Spans already found.
+    Spans(&'r [Span]),
+    /// Shapes found again as they are listed.
+    Found(Shapes<'r>),
 }
 
-impl Serialize for Shapes<'_, '_> {
+/// A list of shapes, each evaluated as it is serialised.
+struct ShapeList<'r, 'a> {
+    scan: &'r Scan<'a>,
+    shapes: List<'r>,
+}
+
+impl Serialize for ShapeList<'_, '_> {
     fn serialize<S: Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
-        let mut seq = ser.serialize_seq(Some(self.shapes.len()))?;
-        for &shape in self.shapes {
-            seq.serialize_element(&ShapeObject {
-                scan: self.scan,
+        let scan = self.scan;
+        match &self.shapes {
+            List::Spans(spans) => ser.collect_seq(spans.iter().map(|&shape| ShapeObject {
+                scan,
                 key: None,
                 shape,
-            })?;
+            })),
+            List::Found(found) => {
+                let mut seq = ser.serialize_seq(Some(found.len()))?;
+                let mut written = Ok(());
+                found.for_each(&mut |shape| {
+                    if written.is_ok() {
+                        written = seq.serialize_element(&ShapeObject {
+                            scan,
+                            key: None,
+                            shape,
+                        });
+                    }
+                });
+                written?;
+                seq.end()
+            }
         }
-        seq.end()
     }
 }
 
@@ -132,9 +154,9 @@ impl Serialize for EntryLayout<'_, '_> {
         let mut map = ser.serialize_map(Some(2))?;
         map.serialize_entry(
             "parameters",
-            &Shapes {
+            &ShapeList {
                 scan: self.scan,
-                shapes: self.parameters,
+                shapes: List::Spans(self.parameters),
             },
         )?;
         map.serialize_entry(
@@ -231,9 +253,9 @@ impl Serialize for InstructionRecord<'_, '_> {
         shape_fields(&mut map, scan, i.result, self.result)?;
         map.serialize_entry(
             "operands",
-            &Shapes {
+            &ShapeList {
                 scan,
-                shapes: &i.operands,
+                shapes: List::Found(i.operands),
             },
         )?;
         map.serialize_entry(
@@ -252,7 +274,7 @@ impl Serialize for InstructionRecord<'_, '_> {
 struct OtherRecord<'r, 'a> {
     scan: &'r Scan<'a>,
     line: usize,
-    shapes: &'r [Span],
+    shapes: Shapes<'r>,
 }
 
 impl Serialize for OtherRecord<'_, '_> {
@@ -262,9 +284,9 @@ impl Serialize for OtherRecord<'_, '_> {
         map.serialize_entry("line", &self.line)?;
         map.serialize_entry(
             "shapes",
-            &Shapes {
+            &ShapeList {
                 scan: self.scan,
-                shapes: self.shapes,
+                shapes: List::Found(self.shapes),
             },
         )?;
         map.end()
@@ -364,7 +386,7 @@ impl Render for Json {
         out: &mut dyn Write,
         scan: &Scan,
         line_no: usize,
-        shapes: &[Span],
+        shapes: Shapes<'_>,
     ) -> io::Result<()> {
         line(
             out,

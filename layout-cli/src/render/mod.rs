@@ -12,7 +12,7 @@ pub mod table;
 
 use std::io::{self, Write};
 
-use crate::report::{CompRec, InstrRec, ModuleRec, Scan, Span, Value};
+use crate::report::{CompRec, InstrRec, ModuleRec, Scan, Shapes, Value};
 
 /// What a renderer is told, in input order.
 pub trait Render {
@@ -34,6 +34,6 @@ pub trait Render {
         out: &mut dyn Write,
         scan: &Scan,
         line: usize,
-        shapes: &[Span],
+        shapes: Shapes<'_>,
     ) -> io::Result<()>;
 }

@@ -18,7 +18,9 @@ use std::io::{self, Write};
 
 use super::Render;
 use crate::format::{binary_units, grouped};
-use crate::report::{lossy, space_label, CompRec, InstrRec, ModuleRec, Scan, Space, Span, Value};
+use crate::report::{
+    lossy, space_label, CompRec, InstrRec, ModuleRec, Scan, Shapes, Space, Span, Value,
+};
 
 /// Widest NAME column.
 const MAX_NAME: usize = 48;
@@ -293,9 +295,9 @@ impl Render for Table {
         i: &InstrRec,
         result: &Value,
     ) -> io::Result<()> {
-        for &s in &i.operands {
+        i.operands.for_each(&mut |s| {
             scan.value(s);
-        }
+        });
         for &(_, s) in &i.attributes {
             scan.value(s);
         }
@@ -327,11 +329,11 @@ impl Render for Table {
         _out: &mut dyn Write,
         scan: &Scan,
         _line: usize,
-        shapes: &[Span],
+        shapes: Shapes<'_>,
     ) -> io::Result<()> {
-        for &s in shapes {
+        shapes.for_each(&mut |s| {
             scan.value(s);
-        }
+        });
         Ok(())
     }
 }
@@ -408,12 +410,18 @@ impl Render for Failures {
         Self::check(out, scan, i.line, i.result, result, || {
             format!("{} (result)", name())
         })?;
-        for (k, &s) in i.operands.iter().enumerate() {
+        let mut k = 0usize;
+        let mut written = Ok(());
+        i.operands.for_each(&mut |s| {
             let v = scan.value(s);
-            Self::check(out, scan, i.line, s, &v, || {
-                format!("{} (operand shape {k})", name())
-            })?;
-        }
+            if written.is_ok() {
+                written = Self::check(out, scan, i.line, s, &v, || {
+                    format!("{} (operand shape {k})", name())
+                });
+            }
+            k += 1;
+        });
+        written?;
         for &(a, s) in &i.attributes {
             let v = scan.value(s);
             Self::check(out, scan, i.line, s, &v, || {
@@ -428,12 +436,15 @@ impl Render for Failures {
         out: &mut dyn Write,
         scan: &Scan,
         line: usize,
-        shapes: &[Span],
+        shapes: Shapes<'_>,
     ) -> io::Result<()> {
-        for &s in shapes {
+        let mut written = Ok(());
+        shapes.for_each(&mut |s| {
             let v = scan.value(s);
-            Self::check(out, scan, line, s, &v, || "(outside an instruction)".into())?;
-        }
-        Ok(())
+            if written.is_ok() {
+                written = Self::check(out, scan, line, s, &v, || "(outside an instruction)".into());
+            }
+        });
+        written
     }
 }
