@@ -24,16 +24,22 @@ const MAX_STRIP: u64 = 64;
 
 /// What to draw.
 pub struct Request<'a> {
+    /// The array shape, as typed.
     pub shape: &'a str,
+    /// The dimension drawn as rows (default: the second-to-last).
     pub rows: Option<usize>,
+    /// The dimension drawn as columns (default: the last).
     pub cols: Option<usize>,
+    /// A full index fixing the other dimensions (`3,0,0,0`).
     pub at: Option<&'a str>,
+    /// Write SVG to this path instead of text to stdout.
     pub svg: Option<&'a str>,
 }
 
 /// A drawable slice: the two dims, their drawn extents (padded up to the
 /// first tile level where it tiles them alone), and the fixed index.
 pub struct Slice {
+    /// The array drawn.
     pub shape: ArrayShape,
     /// The plan of the same layout with the drawn dims that are drawn
     /// whole widened to their padded extents, so padding slots have
@@ -43,12 +49,18 @@ pub struct Slice {
     /// Whether `plan` has the drawn dims widened (false when the widened
     /// shape is too large to describe: padding slots then have no offset).
     widened: bool,
+    /// The dimension drawn as rows (`None`: one row).
     pub rows: Option<usize>,
+    /// The dimension drawn as columns (`None`: one column).
     pub cols: Option<usize>,
+    /// Rows and columns drawn (padding included, cropped to [`MAX_SIDE`];
+    /// 0 by 0 for an empty slice).
     pub extent: (u64, u64),
     /// The extent before cropping to [`MAX_SIDE`].
     pub full: (u64, u64),
+    /// The sizes of the drawn dimensions (without padding).
     pub size: (u64, u64),
+    /// The index of the top-left cell (fixes the other dimensions).
     pub base: Vec<u64>,
 }
 
@@ -124,6 +136,7 @@ fn padded_extent(shape: &ArrayShape, d: usize, size: u64) -> u64 {
 }
 
 impl Slice {
+    /// The slice of `shape` drawn for these options.
     pub fn new(
         shape: ArrayShape,
         rows: Option<usize>,

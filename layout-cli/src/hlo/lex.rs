@@ -2,9 +2,14 @@
 //!
 //! Each function looks at the input from a byte position and says where
 //! something (trivia, a string literal, a name, an array or tuple shape, an
-//! instruction head) ends. Nothing here allocates except [`Lexer::walk`],
-//! which collects the shapes it passes, and nothing is quadratic: every
+//! instruction head) ends. Nothing here allocates except the walks, which
+//! hold the shapes inside an open tuple candidate (and [`Lexer::walk`],
+//! which collects what it finds), and nothing is quadratic: every
 //! look-ahead is bounded by a line or by [`MAX_LOOKAHEAD_DEPTH`].
+//!
+//! Positions are indices into the input; one past the end reads as byte 0
+//! ([`Lexer::at`]). A slice is at most `isize::MAX` bytes long, so a
+//! position plus a few bytes cannot overflow.
 //!
 //! Uses: nothing else in the crate (the bottom layer of `layout scan`).
 
