@@ -3,8 +3,8 @@
 //! plain otherwise, or as SVG with tiles shaded and padding slots marked.
 //! Small arrays also get their memory-order strip (`a d b e c f`).
 //!
-//! Uses: [`crate::people`], [`crate::output`], [`crate::machine`] (index
-//! parsing).
+//! Uses: [`crate::people`], [`crate::format`], [`crate::output`],
+//! [`crate::machine`] (index parsing).
 
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -13,6 +13,7 @@ use std::process::ExitCode;
 use anstyle::{AnsiColor, Color, Style};
 use layout_core::{parse_array, ArrayShape, Dim, Plan, COMBINE_ENTRY};
 
+use crate::format::grouped;
 use crate::output::{self, warn, Output};
 use crate::people::{render_error, EXIT_INVALID};
 
@@ -280,7 +281,10 @@ impl Slice {
             write!(
                 t,
                 " (top-left {}x{} of {}x{})",
-                self.extent.0, self.extent.1, self.full.0, self.full.1
+                self.extent.0,
+                self.extent.1,
+                grouped(self.full.0),
+                grouped(self.full.1)
             )
             .unwrap();
         }

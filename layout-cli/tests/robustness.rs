@@ -257,3 +257,21 @@ fn empty_arrays_with_huge_dims_are_explained_and_drawn() {
         );
     }
 }
+
+#[test]
+fn huge_dims_are_drawn_cropped_with_their_padded_extent() {
+    // 2^62 - 1 columns, padded by the tile to 2^62.
+    let out = layout(&["draw", "s8[1,4611686018427387903]{1,0:T(1,2)}"], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines[0].ends_with("(top-left 1x64 of 1x4,611,686,018,427,387,904)"),
+        "{}",
+        lines[0]
+    );
+    let row: Vec<&str> = lines[2].split_whitespace().collect();
+    assert_eq!(row.len(), 1 + 64);
+    assert_eq!(row[..4], ["0", "0", "1", "2"]);
+    assert_eq!(row[64], "63");
+}
