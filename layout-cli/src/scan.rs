@@ -102,10 +102,9 @@
 //!   50 MB line of them adds no memory); the shapes of an instruction's
 //!   attributes, a signature and an entry layout are held as byte spans (16
 //!   bytes each) until their record is written, as are the arrays inside a
-//!   tuple until its `)` is found. The table holds one row of spans and
-//!   numbers (about 100 bytes, never the text) per instruction until the
-//!   end, for the column widths, and lists the shapes that failed to parse
-//!   from a second pass over the input.
+//!   tuple until its `)` is found. The table holds nothing per row: one
+//!   pass over the input measures the columns, a second writes the rows,
+//!   and a third (only when a shape failed to parse) lists the failures.
 //! - Computations written inline in an attribute are followed
 //!   [`hlo::walk::MAX_NESTING`] (64) deep; one nested deeper is read as an
 //!   attribute value (its shapes are the holding instruction's attribute
@@ -204,22 +203,26 @@ fn scan_json<W: Write>(src: &[u8], out: &mut Output<W>) -> u64 {
 }
 
 /// Writes the table; returns the number of shapes that failed to parse.
+///
+/// Three passes over the input: the first measures the columns and counts,
+/// the second writes the rows, the third (only if a shape failed to parse)
+/// lists the failures. Write errors are kept by `out`, and each step is
+/// skipped once one failed.
 fn scan_table<W: Write>(src: &[u8], out: &mut Output<W>) -> u64 {
-    let mut pass = Pass::new(src, Table::new(), out);
+    let mut pass = Pass::new(src, Table::measure(), out);
     hlo::walk(src, &mut pass);
     let Pass {
         scan,
-        renderer: rows,
+        renderer: measured,
         out,
-        ..
     } = pass;
     let errors = scan.errors();
-    // Write errors are kept by `out`; each step is skipped once one failed.
-    let _ = rows.write_rows(out, &scan);
-    if errors > 0 && !out.stopped() {
-        let _ = table::write_failures_heading(out, errors);
-        let mut failures = Pass::new(src, Failures, out);
-        hlo::walk(src, &mut failures);
+    let widths = measured.widths();
+    if widths.write_header(out).is_ok() {
+        hlo::walk(src, &mut Pass::new(src, Table::write(widths), out));
+    }
+    if errors > 0 && !out.stopped() && table::write_failures_heading(out, errors).is_ok() {
+        hlo::walk(src, &mut Pass::new(src, Failures, out));
     }
     if !out.stopped() {
         let _ = table::write_totals(out, &scan);

@@ -3,13 +3,13 @@
 //! One row per `entry_computation_layout` entry and per instruction
 //! (`NAME OPCODE BYTES SPACE SHAPE`, the shape last and verbatim), a
 //! `-- <computation>` line before each computation's rows, then the shapes
-//! that failed to parse ([`Failures`], from a second pass over the input,
-//! so that no error text is held), the totals per memory space and a
+//! that failed to parse ([`Failures`]), the totals per memory space and a
 //! summary line.
 //!
-//! The columns are as wide as their widest cell, so the rows are held until
-//! the end of the input: a few spans and numbers per instruction, never
-//! their text.
+//! The columns are as wide as their widest cell. Nothing is held for that:
+//! a first pass over the input measures the cells ([`Table::measure`]), a
+//! second writes the rows ([`Table::write`]) and, if some shapes failed to
+//! parse, a third lists them.
 //!
 //! Uses: [`crate::report`], [`crate::format`], [`super::Render`].
 
@@ -53,54 +53,117 @@ enum RowName {
     EntryResult,
 }
 
-/// One table row.
-struct Row {
-    /// Index into `Table::headings`.
-    section: usize,
-    name: RowName,
-    /// `None` for an entry layout row.
-    opcode: Option<Span>,
-    bytes: Bytes,
-    space: Space,
-    shape: Span,
+/// Characters of `n` in decimal.
+fn decimal_len(n: i128) -> usize {
+    let digits = n
+        .unsigned_abs()
+        .checked_ilog10()
+        .map_or(1, |d| d as usize + 1);
+    digits + usize::from(n < 0)
 }
 
-/// The rows of the table, gathered over the input.
-pub struct Table {
-    /// Section headings; the first (empty) is never printed.
-    headings: Vec<String>,
-    section: usize,
-    /// The computation the current section's instructions belong to
-    /// (`None`: a module header's section).
-    section_comp: Option<Vec<u8>>,
-    rows: Vec<Row>,
+/// The widths of the table's columns.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Widths {
+    name: usize,
+    opcode: usize,
+    bytes: usize,
+    space: usize,
 }
 
-impl Default for Table {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl Table {
-    /// An empty table.
-    pub fn new() -> Self {
-        Table {
-            headings: vec![String::new()],
-            section: 0,
-            section_comp: None,
-            rows: Vec::new(),
+impl Widths {
+    /// The widths of the cells measured, within each column's bounds.
+    fn bounded(self) -> Widths {
+        Widths {
+            name: self.name.clamp(4, MAX_NAME),
+            opcode: self.opcode.clamp(6, MAX_OPCODE),
+            // "BYTES" and "error" are 5 wide.
+            bytes: self.bytes.max(5),
+            space: self.space.max(5),
         }
     }
 
-    fn new_section(&mut self, heading: String, comp: Option<Vec<u8>>) {
-        self.headings.push(heading);
-        self.section = self.headings.len() - 1;
+    /// Writes the header line.
+    pub fn write_header(&self, out: &mut dyn Write) -> io::Result<()> {
+        let Widths {
+            name,
+            opcode,
+            bytes,
+            space,
+        } = *self;
+        writeln!(
+            out,
+            "{:<name$}  {:<opcode$}  {:>bytes$}  {:<space$}  SHAPE",
+            "NAME", "OPCODE", "BYTES", "SPACE"
+        )
+    }
+}
+
+/// What a pass of the table does with each row.
+enum Mode {
+    /// Widen the columns to fit it.
+    Measure(Widths),
+    /// Write it (after its section's heading, the first time).
+    Write {
+        widths: Widths,
+        heading: String,
+        written: bool,
+    },
+}
+
+/// The table, in one of its two passes.
+pub struct Table {
+    mode: Mode,
+    /// The computation the current section's instructions belong to
+    /// (`None`: a module header's section).
+    section_comp: Option<Vec<u8>>,
+}
+
+impl Table {
+    /// The first pass: measures the columns (and evaluates every shape, so
+    /// that the scan counts the errors).
+    pub fn measure() -> Self {
+        Table {
+            mode: Mode::Measure(Widths::default()),
+            section_comp: None,
+        }
+    }
+
+    /// The columns measured.
+    pub fn widths(&self) -> Widths {
+        match &self.mode {
+            Mode::Measure(w) => w.bounded(),
+            Mode::Write { widths, .. } => *widths,
+        }
+    }
+
+    /// The second pass: writes the sections and their rows.
+    pub fn write(widths: Widths) -> Self {
+        Table {
+            mode: Mode::Write {
+                widths,
+                heading: String::new(),
+                written: true,
+            },
+            section_comp: None,
+        }
+    }
+
+    fn new_section(&mut self, heading: impl FnOnce() -> String, comp: Option<Vec<u8>>) {
+        if let Mode::Write {
+            heading: h,
+            written,
+            ..
+        } = &mut self.mode
+        {
+            *h = heading();
+            *written = false;
+        }
         self.section_comp = comp;
     }
 
-    fn row_name<'s>(scan: &Scan<'s>, r: &Row) -> Cow<'s, str> {
-        match r.name {
+    fn row_name<'s>(scan: &Scan<'s>, name: RowName) -> Cow<'s, str> {
+        match name {
             RowName::Instruction { name, root: false } => lossy(scan.text(name)),
             RowName::Instruction { name, root: true } => {
                 format!("ROOT {}", lossy(scan.text(name))).into()
@@ -110,83 +173,81 @@ impl Table {
         }
     }
 
-    /// Writes the header line, the sections and their rows.
-    pub fn write_rows(&self, out: &mut dyn Write, scan: &Scan) -> io::Result<()> {
-        let name_w = self
-            .rows
-            .iter()
-            .map(|r| match r.name {
-                RowName::Instruction { name, root } => {
-                    (name.end - name.start).saturating_add(if root { 5 } else { 0 })
+    /// One row: measured or written.
+    fn row(
+        &mut self,
+        out: &mut dyn Write,
+        scan: &Scan,
+        name: RowName,
+        opcode: Option<Span>,
+        value: &Value,
+        shape: Span,
+    ) -> io::Result<()> {
+        let bytes = Bytes::of(value);
+        let space = value.space();
+        match &mut self.mode {
+            Mode::Measure(w) => {
+                let name_len = match name {
+                    RowName::Instruction { name, root } => {
+                        (name.end - name.start).saturating_add(if root { 5 } else { 0 })
+                    }
+                    _ => Self::row_name(scan, name).len(),
+                };
+                w.name = w.name.max(name_len);
+                w.opcode = w.opcode.max(opcode.map_or(14, |o| o.end - o.start));
+                if let Bytes::Known(n) = bytes {
+                    w.bytes = w.bytes.max(decimal_len(i128::from(n)));
                 }
-                _ => Self::row_name(scan, r).len(),
-            })
-            .max()
-            .unwrap_or(0)
-            .clamp(4, MAX_NAME);
-        let op_w = self
-            .rows
-            .iter()
-            .map(|r| r.opcode.map_or(14, |o| o.end - o.start))
-            .max()
-            .unwrap_or(0)
-            .clamp(6, MAX_OPCODE);
-        let max_bytes = self
-            .rows
-            .iter()
-            .filter_map(|r| match r.bytes {
-                Bytes::Known(n) => Some(n),
-                _ => None,
-            })
-            .max();
-        // "BYTES" and "error" are 5 wide.
-        let bytes_w = max_bytes.map_or(0, |n| n.to_string().len()).max(5);
-        let space_w = self
-            .rows
-            .iter()
-            .filter_map(|r| match r.space {
-                Space::One(n) => Some(format!("S({n})").len()),
-                _ => None,
-            })
-            .max()
-            .unwrap_or(0)
-            .max(5);
-        writeln!(
-            out,
-            "{:<name_w$}  {:<op_w$}  {:>bytes_w$}  {:<space_w$}  SHAPE",
-            "NAME", "OPCODE", "BYTES", "SPACE"
-        )?;
-        let mut section = usize::MAX;
-        for r in &self.rows {
-            if r.section != section {
-                section = r.section;
-                writeln!(out, "-- {}", self.headings[section])?;
+                if let Space::One(n) = space {
+                    // `S(n)`.
+                    w.space = w.space.max(decimal_len(i128::from(n)) + 3);
+                }
+                Ok(())
             }
-            let bytes: Cow<str> = match r.bytes {
-                Bytes::Known(n) => n.to_string().into(),
-                Bytes::Unknown => "?".into(),
-                Bytes::Error => "error".into(),
-            };
-            let space: Cow<str> = match r.space {
-                Space::One(n) => format!("S({n})").into(),
-                Space::Mixed => "mixed".into(),
-                Space::None => "-".into(),
-            };
-            let opcode = r
-                .opcode
-                .map_or("(entry layout)".into(), |o| lossy(scan.text(o)));
-            write!(
-                out,
-                "{:<name_w$}  {:<op_w$}  {:>bytes_w$}  {:<space_w$}  ",
-                Self::row_name(scan, r),
-                opcode,
-                bytes,
-                space
-            )?;
-            out.write_all(scan.text(r.shape))?;
-            out.write_all(b"\n")?;
+            Mode::Write {
+                widths,
+                heading,
+                written,
+            } => {
+                if !*written {
+                    *written = true;
+                    writeln!(out, "-- {heading}")?;
+                }
+                let Widths {
+                    name: name_w,
+                    opcode: op_w,
+                    bytes: bytes_w,
+                    space: space_w,
+                } = *widths;
+                let bytes: Cow<str> = match bytes {
+                    Bytes::Known(n) => n.to_string().into(),
+                    Bytes::Unknown => "?".into(),
+                    Bytes::Error => "error".into(),
+                };
+                let space: Cow<str> = match space {
+                    Space::One(n) => format!("S({n})").into(),
+                    Space::Mixed => "mixed".into(),
+                    Space::None => "-".into(),
+                };
+                let opcode = opcode.map_or("(entry layout)".into(), |o| lossy(scan.text(o)));
+                write!(
+                    out,
+                    "{:<name_w$}  {:<op_w$}  {:>bytes_w$}  {:<space_w$}  ",
+                    Self::row_name(scan, name),
+                    opcode,
+                    bytes,
+                    space
+                )?;
+                out.write_all(scan.text(shape))?;
+                out.write_all(b"\n")
+            }
         }
-        Ok(())
+    }
+
+    /// Whether this pass evaluates the shapes that are not rows (only to
+    /// count their errors: the first pass).
+    fn counts(&self) -> bool {
+        matches!(self.mode, Mode::Measure(_))
     }
 }
 
@@ -238,51 +299,42 @@ pub fn write_totals(out: &mut dyn Write, scan: &Scan) -> io::Result<()> {
 }
 
 impl Render for Table {
-    fn module(&mut self, _out: &mut dyn Write, scan: &Scan, m: &ModuleRec) -> io::Result<()> {
-        self.new_section(format!("HloModule {}", lossy(scan.text(m.name))), None);
+    fn module(&mut self, out: &mut dyn Write, scan: &Scan, m: &ModuleRec) -> io::Result<()> {
+        self.new_section(|| format!("HloModule {}", lossy(scan.text(m.name))), None);
         if let Some((ps, r)) = &m.entry {
             for (i, &s) in ps.iter().enumerate() {
                 let v = scan.value(s);
-                self.rows.push(Row {
-                    section: self.section,
-                    name: RowName::EntryParameter(i),
-                    opcode: None,
-                    bytes: Bytes::of(&v),
-                    space: v.space(),
-                    shape: s,
-                });
+                self.row(out, scan, RowName::EntryParameter(i), None, &v, s)?;
             }
             let v = scan.value(*r);
-            self.rows.push(Row {
-                section: self.section,
-                name: RowName::EntryResult,
-                opcode: None,
-                bytes: Bytes::of(&v),
-                space: v.space(),
-                shape: *r,
-            });
+            self.row(out, scan, RowName::EntryResult, None, &v, *r)?;
         }
-        // Counted, not listed.
-        for &(_, s) in &m.attributes {
-            scan.value(s);
+        if self.counts() {
+            for &(_, s) in &m.attributes {
+                scan.value(s);
+            }
         }
         Ok(())
     }
 
     fn computation(&mut self, _out: &mut dyn Write, scan: &Scan, c: &CompRec) -> io::Result<()> {
-        for &(_, s) in &c.params {
-            scan.value(s);
+        if self.counts() {
+            for &(_, s) in &c.params {
+                scan.value(s);
+            }
+            if let Some(s) = c.result {
+                scan.value(s);
+            }
         }
-        if let Some(s) = c.result {
-            scan.value(s);
-        }
-        let label = lossy(c.label);
-        let heading = if c.nested {
-            format!("{label} (nested computation)")
-        } else if c.entry {
-            format!("ENTRY {label}")
-        } else {
-            label.into_owned()
+        let heading = || {
+            let label = lossy(c.label);
+            if c.nested {
+                format!("{label} (nested computation)")
+            } else if c.entry {
+                format!("ENTRY {label}")
+            } else {
+                label.into_owned()
+            }
         };
         self.new_section(heading, Some(c.label.to_vec()));
         Ok(())
@@ -290,38 +342,33 @@ impl Render for Table {
 
     fn instruction(
         &mut self,
-        _out: &mut dyn Write,
+        out: &mut dyn Write,
         scan: &Scan,
         i: &InstrRec,
         result: &Value,
     ) -> io::Result<()> {
-        i.operands.for_each(&mut |s| {
-            scan.value(s);
-        });
-        for &(_, s) in &i.attributes {
-            scan.value(s);
+        if self.counts() {
+            i.operands.for_each(&mut |s| {
+                scan.value(s);
+            });
+            for &(_, s) in &i.attributes {
+                scan.value(s);
+            }
         }
         let key = i.computation.unwrap_or(b"");
         if self.section_comp.as_deref() != Some(key) {
             // After a nested computation, or outside any computation.
-            let heading = match i.computation {
+            let heading = || match i.computation {
                 Some(c) => format!("{} (continued)", lossy(c)),
                 None => "(outside any computation)".into(),
             };
             self.new_section(heading, Some(key.to_vec()));
         }
-        self.rows.push(Row {
-            section: self.section,
-            name: RowName::Instruction {
-                name: i.name,
-                root: i.root,
-            },
-            opcode: Some(i.opcode),
-            bytes: Bytes::of(result),
-            space: result.space(),
-            shape: i.result,
-        });
-        Ok(())
+        let name = RowName::Instruction {
+            name: i.name,
+            root: i.root,
+        };
+        self.row(out, scan, name, Some(i.opcode), result, i.result)
     }
 
     fn other(
@@ -331,9 +378,11 @@ impl Render for Table {
         _line: usize,
         shapes: Shapes<'_>,
     ) -> io::Result<()> {
-        shapes.for_each(&mut |s| {
-            scan.value(s);
-        });
+        if self.counts() {
+            shapes.for_each(&mut |s| {
+                scan.value(s);
+            });
+        }
         Ok(())
     }
 }
