@@ -109,3 +109,68 @@ pub fn warn(message: fmt::Arguments<'_>) {
     // Ignored on purpose: see above.
     let _ = err.write_fmt(message).and_then(|()| err.flush());
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Accepts `room` bytes, then fails with `kind`.
+    struct Limited {
+        room: usize,
+        kind: io::ErrorKind,
+        written: Vec<u8>,
+    }
+
+    impl Write for Limited {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            if self.room == 0 {
+                return Err(io::Error::from(self.kind));
+            }
+            let n = buf.len().min(self.room);
+            self.room -= n;
+            self.written.extend_from_slice(&buf[..n]);
+            Ok(n)
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn limited(room: usize, kind: io::ErrorKind) -> Output<Limited> {
+        Output::new(Limited {
+            room,
+            kind,
+            written: Vec::new(),
+        })
+    }
+
+    #[test]
+    fn the_first_error_stops_every_later_write() {
+        let mut out = limited(4, io::ErrorKind::StorageFull);
+        assert!(out.write_all(b"abc").is_ok());
+        assert!(!out.stopped());
+        let e = out.write_all(b"def").unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::StorageFull);
+        assert!(out.stopped());
+        // Refused without reaching the writer.
+        assert!(out.write_all(b"").is_err());
+        assert!(out.flush().is_err());
+        assert_eq!(out.inner.written, b"abcd");
+    }
+
+    #[test]
+    fn the_status_says_what_happened() {
+        let code = |room, kind| {
+            let mut out = limited(room, kind);
+            let _ = out.write_all(b"abc");
+            format!("{:?}", out.finish("test", ExitCode::from(1)))
+        };
+        let usual = format!("{:?}", ExitCode::from(1));
+        let failed = format!("{:?}", ExitCode::from(EXIT_OUTPUT));
+        assert_ne!(usual, failed);
+        assert_eq!(code(10, io::ErrorKind::StorageFull), usual);
+        assert_eq!(code(1, io::ErrorKind::BrokenPipe), usual);
+        assert_eq!(code(1, io::ErrorKind::StorageFull), failed);
+    }
+}

@@ -388,7 +388,7 @@ impl Render for Table {
 }
 
 /// The list of shapes that failed to parse, one line each, written as a
-/// second pass over the input finds them (in the order the first pass
+/// further pass over the input finds them (in the order the first pass
 /// evaluated them).
 #[derive(Default)]
 pub struct Failures;
