@@ -7,12 +7,12 @@
 mod cases;
 
 use cases::case_strategy;
+use proptest::prelude::*;
 use xla_layout::{
     compare_indices, parse, parse_array, parse_array_unvalidated, validate, validate_all,
     ArrayShape, Dim, ElementType, Error, ErrorKind, Index, Layout, LogicalIndices, PaddingValue,
     PhysicalShape, Plan, Shape, Span, StaticLayout, TileDim, UncheckedArray, ALL_ELEMENT_TYPES,
 };
-use proptest::prelude::*;
 
 /// Numbers with the edges over-represented.
 fn edgy_u64() -> impl Strategy<Value = u64> {

@@ -2,13 +2,19 @@
 //! the manner of CuTe's `print_layout`: coloured by tile on a terminal,
 //! plain otherwise, or as SVG with tiles shaded and padding slots marked.
 //! Small arrays also get their memory-order strip (`a d b e c f`).
+//!
+//! Uses: [`crate::people`], [`crate::format`], [`crate::output`],
+//! [`crate::machine`] (index parsing).
 
 use std::fmt::Write as _;
+use std::io::Write as _;
 use std::process::ExitCode;
 
 use anstyle::{AnsiColor, Color, Style};
 use layout_core::{parse_array, ArrayShape, Dim, Plan, COMBINE_ENTRY};
 
+use crate::format::grouped;
+use crate::output::{self, warn, Output};
 use crate::people::{render_error, EXIT_INVALID};
 
 /// Most rows and most columns drawn; larger slices show their top-left
@@ -19,67 +25,91 @@ const MAX_STRIP: u64 = 64;
 
 /// What to draw.
 pub struct Request<'a> {
+    /// The array shape, as typed.
     pub shape: &'a str,
+    /// The dimension drawn as rows (default: the second-to-last).
     pub rows: Option<usize>,
+    /// The dimension drawn as columns (default: the last).
     pub cols: Option<usize>,
+    /// A full index fixing the other dimensions (`3,0,0,0`).
     pub at: Option<&'a str>,
+    /// Write SVG to this path instead of text to stdout.
     pub svg: Option<&'a str>,
 }
 
 /// A drawable slice: the two dims, their drawn extents (padded up to the
 /// first tile level where it tiles them alone), and the fixed index.
 pub struct Slice {
+    /// The array drawn.
     pub shape: ArrayShape,
-    /// The plan of the same layout with the drawn dims widened to their
-    /// padded extents, so padding slots have offsets too; built once.
+    /// The plan of the same layout with the drawn dims that are drawn
+    /// whole widened to their padded extents, so padding slots have
+    /// offsets too; built once. (A dim larger than [`MAX_SIDE`] is cropped
+    /// before its padding, and widening it could overflow.)
     plan: Plan,
+    /// Whether `plan` has the drawn dims widened (false when the widened
+    /// shape is too large to describe: padding slots then have no offset).
+    widened: bool,
+    /// The dimension drawn as rows (`None`: one row).
     pub rows: Option<usize>,
+    /// The dimension drawn as columns (`None`: one column).
     pub cols: Option<usize>,
+    /// Rows and columns drawn (padding included, cropped to [`MAX_SIDE`];
+    /// 0 by 0 for an empty slice).
     pub extent: (u64, u64),
     /// The extent before cropping to [`MAX_SIDE`].
     pub full: (u64, u64),
+    /// The sizes of the drawn dimensions (without padding).
     pub size: (u64, u64),
+    /// The index of the top-left cell (fixes the other dimensions).
     pub base: Vec<u64>,
 }
 
 /// One cell of the grid.
 pub struct Cell {
-    pub offset: u64,
+    /// Its offset; `None` for a padding slot the plan cannot place.
+    pub offset: Option<u64>,
+    /// A slot of the padding, not an element.
     pub padding: bool,
     /// Which first-level tile the cell is in (None when untiled).
     pub tile: Option<u64>,
 }
 
+/// Runs `layout draw`.
 pub fn run(req: &Request<'_>) -> ExitCode {
     let shape = match parse_array(req.shape) {
         Ok(s) => s,
         Err(e) => {
-            eprint!("{}", render_error(req.shape, &e));
+            warn(format_args!("{}", render_error(req.shape, &e)));
             return ExitCode::from(EXIT_INVALID);
         }
     };
     let slice = match Slice::new(shape, req.rows, req.cols, req.at) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("error: {e}");
+            warn(format_args!("error: {e}\n"));
             return ExitCode::from(EXIT_INVALID);
         }
     };
     if let Some(path) = req.svg {
         if let Err(e) = std::fs::write(path, slice.svg()) {
-            eprintln!("error: cannot write {path}: {e}");
-            return ExitCode::from(EXIT_INVALID);
+            warn(format_args!("error: cannot write {path}: {e}\n"));
+            return ExitCode::from(output::EXIT_OUTPUT);
         }
-        println!("wrote {path}");
-        return ExitCode::SUCCESS;
+        let mut out = output::stdout();
+        // A write error is kept by `out`, and `finish` reports it.
+        let _ = writeln!(out, "wrote {path}");
+        return out.finish("draw", ExitCode::SUCCESS);
     }
-    let mut out = anstream::stdout();
-    let _ = std::io::Write::write_all(&mut out, slice.text(true).as_bytes());
-    ExitCode::SUCCESS
+    let mut out = Output::new(anstream::stdout());
+    // As above.
+    let _ = out.write_all(slice.text(true).as_bytes());
+    out.finish("draw", ExitCode::SUCCESS)
 }
 
 /// The size of dim `d` as tiled by the first level alone (its padded
-/// extent), or its size when the first tile does not cover it by itself.
+/// extent), or its size when the first tile does not cover it by itself
+/// (or the padded extent does not fit in 64 bits).
 fn padded_extent(shape: &ArrayShape, d: usize, size: u64) -> u64 {
     let l = shape.layout();
     let Some(tile) = l.tile(0) else {
@@ -100,10 +130,14 @@ fn padded_extent(shape: &ArrayShape, d: usize, size: u64) -> u64 {
         return size;
     }
     let t = raw[j].unsigned_abs();
-    size.div_ceil(t).saturating_mul(t)
+    if t == 0 {
+        return size;
+    }
+    size.div_ceil(t).checked_mul(t).unwrap_or(size)
 }
 
 impl Slice {
+    /// The slice of `shape` drawn for these options.
     pub fn new(
         shape: ArrayShape,
         rows: Option<usize>,
@@ -158,22 +192,33 @@ impl Slice {
             cols.map_or(1, |d| padded_extent(&shape, d, sizes[d])),
         );
         let mut dims: Vec<Dim> = sizes.iter().map(|&s| Dim::Static(s)).collect();
-        if let Some(r) = rows {
-            dims[r] = Dim::Static(extent.0);
+        for (d, e) in [(rows, extent.0), (cols, extent.1)] {
+            if let Some(d) = d {
+                if sizes[d] < MAX_SIDE {
+                    dims[d] = Dim::Static(e);
+                }
+            }
         }
-        if let Some(c) = cols {
-            dims[c] = Dim::Static(extent.1);
-        }
-        let plan = ArrayShape::new(shape.element_type(), &dims)
+        let widened = ArrayShape::new(shape.element_type(), &dims)
             .and_then(|s| s.with_layout(*shape.layout()))
-            .and_then(|s| Plan::new(&s))
-            .map_err(|e| e.to_string())?;
-        // Large slices are cropped to their top-left corner.
-        let full = extent;
-        let extent = (extent.0.min(MAX_SIDE), extent.1.min(MAX_SIDE));
+            .and_then(|s| Plan::new(&s));
+        let (plan, widened) = match widened {
+            Ok(plan) => (plan, true),
+            // Same tiles, so the same offsets for every element.
+            Err(_) => (Plan::new(&shape).map_err(|e| e.to_string())?, false),
+        };
+        // An empty slice has no grid at all; large slices are cropped to
+        // their top-left corner.
+        let full = if size.0 == 0 || size.1 == 0 {
+            (0, 0)
+        } else {
+            extent
+        };
+        let extent = (full.0.min(MAX_SIDE), full.1.min(MAX_SIDE));
         Ok(Slice {
             shape,
             plan,
+            widened,
             rows,
             cols,
             extent,
@@ -194,7 +239,7 @@ impl Slice {
         }
         let padding = r >= self.size.0 || c >= self.size.1;
         let plan = &self.plan;
-        let offset = plan.offset_unchecked(&index);
+        let offset = (!padding || self.widened).then(|| plan.offset_unchecked(&index));
         let tile = (self.shape.layout().tile_count() > 0).then(|| {
             let at = plan.physical_index(&index, 1);
             let k = self.shape.layout().tile(0).map_or(0, |t| {
@@ -236,7 +281,10 @@ impl Slice {
             write!(
                 t,
                 " (top-left {}x{} of {}x{})",
-                self.extent.0, self.extent.1, self.full.0, self.full.1
+                self.extent.0,
+                self.extent.1,
+                grouped(self.full.0),
+                grouped(self.full.1)
             )
             .unwrap();
         }
@@ -254,6 +302,10 @@ impl Slice {
             .len()
             .max(2);
         let mut out = format!("{}\n", self.title());
+        if self.size.0 == 0 || self.size.1 == 0 {
+            out.push_str("(no elements: the slice is empty)\n");
+            return out;
+        }
         write!(out, "{:>5} ", "").unwrap();
         for c in 0..self.extent.1 {
             write!(out, " {c:>width$}").unwrap();
@@ -263,10 +315,9 @@ impl Slice {
             write!(out, "{r:>5} ").unwrap();
             for c in 0..self.extent.1 {
                 let cell = self.cell(r, c);
-                let text = if cell.padding {
-                    format!("{:>width$}", "·")
-                } else {
-                    format!("{:>width$}", cell.offset)
+                let text = match (cell.padding, cell.offset) {
+                    (false, Some(o)) => format!("{o:>width$}"),
+                    _ => format!("{:>width$}", "·"),
                 };
                 match (color, cell.tile, cell.padding) {
                     (true, Some(t), false) => {
@@ -381,14 +432,15 @@ impl Slice {
                 )
                 .unwrap();
                 let color = if cell.padding { "#999999" } else { "#000000" };
-                writeln!(
-                    s,
-                    r##"<text x="{}" y="{}" text-anchor="middle" fill="{color}">{}</text>"##,
-                    x + CELL_W / 2,
-                    y0 + CELL_H / 2 + 4,
-                    cell.offset
-                )
-                .unwrap();
+                if let Some(offset) = cell.offset {
+                    writeln!(
+                        s,
+                        r##"<text x="{}" y="{}" text-anchor="middle" fill="{color}">{offset}</text>"##,
+                        x + CELL_W / 2,
+                        y0 + CELL_H / 2 + 4,
+                    )
+                    .unwrap();
+                }
             }
         }
         s.push_str("</svg>\n");
@@ -442,7 +494,7 @@ mod tests {
             ["3", "·", "·", "·", "·", "·", "·"]
         );
         // Padding cells still have their slots in the SVG.
-        assert_eq!(s.cell(3, 0).offset, 14);
+        assert_eq!(s.cell(3, 0).offset, Some(14));
         assert!(s.cell(3, 0).padding);
     }
 
@@ -481,7 +533,7 @@ mod tests {
             .next()
             .unwrap()
             .ends_with("(top-left 24x64 of 24x384)"));
-        assert_eq!(s.cell(9, 1).offset, 3 * 1024 + 128 + 1);
+        assert_eq!(s.cell(9, 1).offset, Some(3 * 1024 + 128 + 1));
     }
 
     #[test]
@@ -493,7 +545,7 @@ mod tests {
             Some("0,1,0"),
         )
         .unwrap();
-        assert_eq!(s.cell(1, 3).offset, 12 + 4 + 3);
+        assert_eq!(s.cell(1, 3).offset, Some(12 + 4 + 3));
         assert!(Slice::new(parse_array("f32[2,3]").unwrap(), Some(0), Some(0), None).is_err());
         assert!(Slice::new(
             parse_array("f32[2,3,4]").unwrap(),

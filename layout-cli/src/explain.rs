@@ -2,37 +2,45 @@
 //! with their letters, the order in words, the physical shape after each
 //! tile level, strides, sizes, memory space, and (with `--index`) where one
 //! element lands.
+//!
+//! Uses: [`crate::format`], [`crate::people`], [`crate::output`],
+//! [`crate::machine`] (index parsing).
 
 use std::fmt::Write as _;
+use std::io::Write as _;
 use std::process::ExitCode;
 
 use layout_core::{parse, ArrayShape, Plan, Shape};
 
-use crate::people::{grouped, human_bytes, memory_space_name, render_error, EXIT_INVALID};
+use crate::format::{bytes_in_full, grouped};
+use crate::output::{self, warn};
+use crate::people::{memory_space_name, render_error, EXIT_INVALID};
 
 /// Prints the explanation of `text` (optionally of one element).
 pub fn explain(text: &str, index: Option<&str>) -> ExitCode {
     let shape = match parse(text) {
         Ok(s) => s,
         Err(e) => {
-            eprint!("{}", render_error(text, &e));
+            warn(format_args!("{}", render_error(text, &e)));
             return ExitCode::from(EXIT_INVALID);
         }
     };
     let index = match index.map(crate::machine::parse_index).transpose() {
         Ok(i) => i,
         Err(e) => {
-            eprintln!("error: {e}");
+            warn(format_args!("error: {e}\n"));
             return ExitCode::from(EXIT_INVALID);
         }
     };
     match describe(&shape, index.as_deref(), "") {
-        Ok(out) => {
-            print!("{out}");
-            ExitCode::SUCCESS
+        Ok(text) => {
+            let mut out = output::stdout();
+            // A write error is kept by `out`, and `finish` reports it.
+            let _ = out.write_all(text.as_bytes());
+            out.finish("explain", ExitCode::SUCCESS)
         }
         Err(e) => {
-            eprintln!("error: {e}");
+            warn(format_args!("error: {e}\n"));
             ExitCode::from(EXIT_INVALID)
         }
     }
@@ -60,6 +68,23 @@ pub fn describe(shape: &Shape<'_>, index: Option<&[u64]>, indent: &str) -> Resul
         }
     }
     Ok(out)
+}
+
+/// The strides of a physical shape (major to minor) in elements, as
+/// `[12, 4, 2, 1]`; a stride that does not fit in 64 bits (an empty array
+/// can have one) is written `2^64 or more`.
+fn strides_in_words(dims: &[u64]) -> String {
+    let mut strides = vec![None; dims.len()];
+    let mut acc = Some(1u64);
+    for (stride, &d) in strides.iter_mut().zip(dims).rev() {
+        *stride = acc;
+        acc = acc.and_then(|a| a.checked_mul(d));
+    }
+    let words: Vec<String> = strides
+        .iter()
+        .map(|s| s.map_or("2^64 or more".to_string(), |s| s.to_string()))
+        .collect();
+    format!("[{}]", words.join(", "))
 }
 
 /// "row-major", "column-major" or which dimension is minor.
@@ -185,8 +210,8 @@ fn array(
             out,
             "tile strides",
             format!(
-                "{:?} elements per step of each tiled dimension",
-                fin.strides().as_slice()
+                "{} elements per step of each tiled dimension",
+                strides_in_words(fin.as_slice())
             ),
         );
     }
@@ -198,14 +223,14 @@ fn array(
     let padding = if allocated == 0 {
         0.0
     } else {
-        (allocated - count) as f64 * 100.0 / allocated as f64
+        allocated.saturating_sub(count) as f64 * 100.0 / allocated as f64
     };
     w(
         out,
         "allocated",
         format!("{} slots ({padding:.1}% padding)", grouped(allocated)),
     );
-    w(out, "size", human_bytes(bytes));
+    w(out, "size", bytes_in_full(bytes));
     w(out, "memory", memory_space_name(l.memory_space()));
     if let Some(index) = index {
         let offset = plan.offset(index).map_err(|e| e.to_string())?;
@@ -237,4 +262,23 @@ fn array(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strides_are_checked() {
+        assert_eq!(strides_in_words(&[3, 2, 2]), "[4, 2, 1]");
+        assert_eq!(strides_in_words(&[]), "[]");
+        assert_eq!(
+            strides_in_words(&[0, 1 << 62, 2, 2]),
+            "[2^64 or more, 4, 2, 1]"
+        );
+        assert_eq!(
+            strides_in_words(&[5, 0, 1 << 63, 2, 2]),
+            "[2^64 or more, 2^64 or more, 4, 2, 1]"
+        );
+    }
 }

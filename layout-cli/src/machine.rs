@@ -1,7 +1,12 @@
 //! The machine-readable commands: `check` and `offsets` (JSON out).
+//!
+//! Uses: [`crate::output`], [`crate::format`].
 
-use std::io::{self, BufRead, BufWriter, Write};
+use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
+
+use crate::format::grouped;
+use crate::output::{self, Output};
 
 use layout_core::{parse, parse_array, ArrayShape, Error};
 use serde_json::{json, Value};
@@ -27,18 +32,22 @@ fn check_line(line: &[u8]) -> Value {
     }
 }
 
+/// Runs `layout check`: one verdict per line of stdin.
 pub fn check() -> ExitCode {
-    let stdin = io::stdin();
-    let mut input = stdin.lock();
-    let mut out = BufWriter::new(io::stdout().lock());
+    let mut out = output::stdout();
+    let code = check_lines(&mut io::stdin().lock(), &mut out);
+    out.finish("check", code)
+}
+
+fn check_lines(input: &mut impl BufRead, out: &mut Output<impl Write>) -> ExitCode {
     let mut line = Vec::new();
     loop {
         line.clear();
         match input.read_until(b'\n', &mut line) {
-            Ok(0) => break,
+            Ok(0) => return ExitCode::SUCCESS,
             Ok(_) => {}
             Err(e) => {
-                eprintln!("layout check: cannot read stdin: {e}");
+                output::warn(format_args!("layout check: cannot read stdin: {e}\n"));
                 return ExitCode::FAILURE;
             }
         }
@@ -46,20 +55,20 @@ pub fn check() -> ExitCode {
             line.pop();
         }
         if writeln!(out, "{}", check_line(&line)).is_err() {
-            return ExitCode::FAILURE;
+            // Kept by `out`; `finish` reports it.
+            return ExitCode::SUCCESS;
         }
     }
-    if out.flush().is_err() {
-        return ExitCode::FAILURE;
-    }
-    ExitCode::SUCCESS
 }
 
-fn fail(message: impl Into<String>) -> ExitCode {
-    println!("{}", json!({"error": message.into()}));
+/// Writes `{"error": message}` and returns the failure status.
+fn fail(out: &mut Output<impl Write>, message: impl Into<String>) -> ExitCode {
+    // A write error is kept by the `Output` behind `out`.
+    let _ = writeln!(out, "{}", json!({"error": message.into()}));
     ExitCode::FAILURE
 }
 
+/// An error with the bytes of `text` it is about.
 pub fn describe(e: &Error, text: &str) -> String {
     let span = e.span();
     if span.end > span.start && (span.end as usize) <= text.len() {
@@ -69,6 +78,7 @@ pub fn describe(e: &Error, text: &str) -> String {
     }
 }
 
+/// A comma-separated index (`3,0,13,300`); empty text is the empty index.
 pub fn parse_index(text: &str) -> Result<Vec<u64>, String> {
     if text.trim().is_empty() {
         return Ok(Vec::new());
@@ -89,61 +99,78 @@ fn layout_dims(shape: &ArrayShape) -> Result<Vec<u64>, Error> {
                 Error::new(
                     layout_core::ErrorKind::UnboundedDimension,
                     shape.source_map().dim(d),
-                    [d as i64, 0, 0],
+                    [i64::try_from(d).unwrap_or(i64::MAX), 0, 0],
                 )
             })
         })
         .collect()
 }
 
+/// Runs `layout offsets`: every element's offset, or one element's.
 pub fn offsets(text: &str, index: Option<&str>) -> ExitCode {
+    let mut out = output::stdout();
+    let code = offsets_to(&mut out, text, index);
+    out.finish("offsets", code)
+}
+
+fn offsets_to(out: &mut Output<impl Write>, text: &str, index: Option<&str>) -> ExitCode {
     let shape = match parse_array(text) {
         Ok(s) => s,
-        Err(e) => return fail(describe(&e, text)),
+        Err(e) => return fail(out, describe(&e, text)),
     };
     let canonical = shape.to_string();
     if let Some(index) = index {
         let index = match parse_index(index) {
             Ok(i) => i,
-            Err(e) => return fail(e),
+            Err(e) => return fail(out, e),
         };
         return match shape.offset(&index) {
             Ok(offset) => {
-                println!(
+                // A write error is kept by the `Output` behind `out`.
+                let _ = writeln!(
+                    out,
                     "{}",
                     json!({"canonical": canonical, "index": index, "offset": offset})
                 );
                 ExitCode::SUCCESS
             }
-            Err(e) => fail(describe(&e, text)),
+            Err(e) => fail(out, describe(&e, text)),
         };
     }
     let dims = match layout_dims(&shape) {
         Ok(d) => d,
-        Err(e) => return fail(describe(&e, text)),
+        Err(e) => return fail(out, describe(&e, text)),
     };
     let sizes = shape
         .element_count()
         .and_then(|n| Ok((n, shape.allocated_elements()?, shape.size_in_bytes()?)));
     let (count, allocated, bytes) = match sizes {
         Ok(v) => v,
-        Err(e) => return fail(describe(&e, text)),
+        Err(e) => return fail(out, describe(&e, text)),
     };
     if count > MAX_LISTED_ELEMENTS {
-        return fail(format!(
-            "the array has {count} elements; `layout offsets` lists at most {MAX_LISTED_ELEMENTS} (use --index)"
-        ));
+        return fail(
+            out,
+            format!(
+                "the array has {} elements; `layout offsets` lists at most {} (use --index)",
+                grouped(count),
+                grouped(MAX_LISTED_ELEMENTS)
+            ),
+        );
     }
-    let mut list = Vec::with_capacity(count as usize);
+    // At most MAX_LISTED_ELEMENTS: fits in usize.
+    let mut list = Vec::with_capacity(usize::try_from(count).unwrap_or(0));
     let mut failure = None;
     shape.for_each_index(|i| match shape.offset(i) {
         Ok(o) => list.push(o),
         Err(e) => failure = Some(e),
     });
     if let Some(e) = failure {
-        return fail(describe(&e, text));
+        return fail(out, describe(&e, text));
     }
-    println!(
+    // A write error is kept by the `Output` behind `out`.
+    let _ = writeln!(
+        out,
         "{}",
         json!({
             "canonical": canonical,

@@ -11,16 +11,51 @@
 //! to parse, 2 if the input cannot be read).
 //!
 //! With no arguments, `layout` explains the seed example.
+//!
+//! # Exit status (every command)
+//!
+//! - 0: success;
+//! - 1: an invalid shape or index (`scan`: a shape in the dump failed to
+//!   parse);
+//! - 2: a usage error, or (`scan`) the input could not be read;
+//! - 3 ([`output::EXIT_OUTPUT`]): the output could not be written (a full
+//!   disk, an I/O error; `draw --svg`: the file). A reader that goes away
+//!   (a closed pipe, `| head`) is not an error: the command stops quietly
+//!   with the status it would have had.
+//!
+//! Every command writes through [`output::Output`]; nothing panics on a
+//! closed or full stdout or stderr.
+//!
+//! # Modules
+//!
+//! `main` wires the commands: [`machine`] (`check`, `offsets`),
+//! [`explain`], [`draw`] and [`scan`], which reads HLO with [`hlo`],
+//! evaluates it with [`report`] and writes it with [`render`]. All of them
+//! format numbers with [`format`] and write through [`output`].
+
+#![forbid(unsafe_code)]
 
 mod draw;
 mod explain;
+mod format;
+mod hlo;
 mod machine;
+mod output;
 mod people;
+mod render;
+mod report;
 mod scan;
 
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+
+/// The exit status section of `layout --help`.
+const EXIT_STATUS: &str = "Exit status:
+  0  success
+  1  an invalid shape or index (scan: a shape in the dump failed to parse)
+  2  a usage error, or the scan input could not be read
+  3  the output could not be written (a closed pipe is not an error)";
 
 /// The seed example explained by `layout` with no arguments.
 const SEED: &str = "bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}";
@@ -32,7 +67,8 @@ const SEED_INDEX: &str = "3,0,13,300";
 #[command(
     name = "layout",
     version,
-    about = "Read, check and evaluate XLA shape and layout strings"
+    about = "Read, check and evaluate XLA shape and layout strings",
+    after_help = EXIT_STATUS
 )]
 struct Cli {
     #[command(subcommand)]
@@ -87,7 +123,10 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return usage(&e),
+    };
     match cli.command {
         Some(Command::Check) => machine::check(),
         Some(Command::Offsets { shape, index }) => machine::offsets(&shape, index.as_deref()),
@@ -109,5 +148,21 @@ fn main() -> ExitCode {
         }),
         Some(Command::Scan { file, json }) => scan::run(&file, json),
         None => explain::explain(SEED, Some(SEED_INDEX)),
+    }
+}
+
+/// Prints clap's help, version or usage error; its status, or
+/// [`output::EXIT_OUTPUT`] when help or version could not be written.
+fn usage(e: &clap::Error) -> ExitCode {
+    let code = u8::try_from(e.exit_code()).unwrap_or(2);
+    match e.print() {
+        Ok(()) => ExitCode::from(code),
+        // Usage errors go to stderr: nowhere else to report a failure.
+        Err(_) if e.use_stderr() => ExitCode::from(code),
+        Err(io) if io.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::from(code),
+        Err(io) => {
+            output::warn(format_args!("layout: cannot write the output: {io}\n"));
+            ExitCode::from(output::EXIT_OUTPUT)
+        }
     }
 }

@@ -1,5 +1,7 @@
-//! Output for people: errors with a caret under the offending text, sizes
-//! in human units, memory-space names.
+//! Output for people: errors with a caret under the offending text and
+//! memory-space names (numbers and sizes: [`crate::format`]).
+//!
+//! Uses: nothing else in the crate.
 
 use layout_core::Error;
 
@@ -38,35 +40,6 @@ pub fn render_error(text: &str, e: &Error) -> String {
     out
 }
 
-/// `123456789` -> `123,456,789`.
-pub fn grouped(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
-/// Bytes in binary units: `335,544,320 bytes (320.0 MiB)`.
-pub fn human_bytes(n: u64) -> String {
-    const UNITS: [&str; 6] = ["KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
-    if n < 1024 {
-        return format!("{n} bytes");
-    }
-    #[allow(clippy::cast_precision_loss)] // one decimal is all we print
-    let mut v = n as f64 / 1024.0;
-    let mut unit = 0;
-    while v >= 1024.0 && unit + 1 < UNITS.len() {
-        v /= 1024.0;
-        unit += 1;
-    }
-    format!("{} bytes ({v:.1} {})", grouped(n), UNITS[unit])
-}
-
 /// What XLA calls memory space `n`.
 pub fn memory_space_name(n: i64) -> String {
     match n {
@@ -90,14 +63,5 @@ mod tests {
         assert_eq!(lines[1], "  f32[2,3]{2,0}");
         assert_eq!(lines[2], "           ^");
         assert!(lines[3].starts_with("  help: "));
-    }
-
-    #[test]
-    fn units() {
-        assert_eq!(grouped(167_772_160), "167,772,160");
-        assert_eq!(grouped(999), "999");
-        assert_eq!(human_bytes(335_544_320), "335,544,320 bytes (320.0 MiB)");
-        assert_eq!(human_bytes(96), "96 bytes");
-        assert_eq!(human_bytes(1536), "1,536 bytes (1.5 KiB)");
     }
 }

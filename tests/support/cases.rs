@@ -2,8 +2,8 @@
 //! XLA text.
 #![allow(dead_code)]
 
-use xla_layout::ALL_ELEMENT_TYPES;
 use proptest::prelude::*;
+use xla_layout::ALL_ELEMENT_TYPES;
 
 /// A valid layout description, small enough to enumerate every element.
 #[derive(Clone, Debug)]

@@ -1,0 +1,339 @@
+//! The report model of `layout scan`: what each shape found amounts to,
+//! and the running totals.
+//!
+//! The records themselves are the walker's ([`crate::hlo`]): byte spans
+//! into the input. A [`Scan`] keeps the input and the totals, and turns a
+//! span into a [`Value`] (shape type, size, memory spaces or the parse
+//! error) when a renderer asks for it, so that no value is held longer than
+//! it takes to print it. Every value evaluated through [`Scan::value`] is
+//! counted once in [`Scan::errors`] if it failed to parse.
+//!
+//! Uses: [`crate::hlo`] (records and spans).
+
+use std::cell::Cell;
+use std::collections::BTreeMap;
+
+use layout_core::{parse, Error, Shape};
+
+pub use crate::hlo::{CompRec, InstrRec, ModuleRec, Shapes, Span};
+
+/// Memory space and size (`None`: unknown) of one array leaf.
+pub type Leaf = (i64, Option<u64>);
+
+/// What kind of shape a text is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ShapeType {
+    /// `f32[2]{0}`.
+    Array,
+    /// `(..)`.
+    Tuple,
+    /// `b(..)`.
+    Buffer,
+    /// `token[]`.
+    Token,
+    /// `opaque[]`.
+    Opaque,
+}
+
+impl ShapeType {
+    /// The name JSON uses.
+    pub const fn name(self) -> &'static str {
+        match self {
+            ShapeType::Array => "array",
+            ShapeType::Tuple => "tuple",
+            ShapeType::Buffer => "buffer",
+            ShapeType::Token => "token",
+            ShapeType::Opaque => "opaque",
+        }
+    }
+}
+
+/// The memory space of a shape: one, several, or none (no array leaf).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Space {
+    /// No array leaf (or a shape that failed to parse).
+    None,
+    /// Every array leaf is in this space.
+    One(i64),
+    /// Leaves in different spaces.
+    Mixed,
+}
+
+/// What one shape's text amounts to.
+#[derive(Debug)]
+pub struct Value {
+    /// `None` when the text failed to parse.
+    pub shape_type: Option<ShapeType>,
+    /// Allocation size; `None`: unknown (a `?` dimension, an overflow) or
+    /// an error.
+    pub bytes: Option<u64>,
+    /// Every array leaf, in order.
+    pub leaves: Vec<Leaf>,
+    /// Why the text failed to parse.
+    pub error: Option<String>,
+}
+
+impl Value {
+    /// The memory space summary; [`Space::None`] for an error.
+    pub fn space(&self) -> Space {
+        if self.error.is_some() {
+            return Space::None;
+        }
+        let mut it = self.leaves.iter().map(|l| l.0);
+        match it.next() {
+            None => Space::None,
+            Some(first) if it.all(|s| s == first) => Space::One(first),
+            Some(_) => Space::Mixed,
+        }
+    }
+}
+
+/// A parse error, with the bytes of the shape it is about.
+fn describe(e: &Error, text: &str) -> String {
+    let span = e.span();
+    if span.end > span.start && (span.end as usize) <= text.len() {
+        format!("{e} (at bytes {}..{} of the shape)", span.start, span.end)
+    } else {
+        e.to_string()
+    }
+}
+
+fn leaves(shape: &Shape, out: &mut Vec<Leaf>) {
+    match shape {
+        Shape::Array(a) | Shape::Buffer(a) => {
+            out.push((a.layout().memory_space(), a.size_in_bytes().ok()));
+        }
+        // Tuples nest at most `layout_core::MAX_DEPTH` deep.
+        Shape::Tuple(t) => {
+            for e in t.iter() {
+                leaves(&e, out);
+            }
+        }
+        Shape::Token | Shape::Opaque => {}
+    }
+}
+
+/// What the shape text `text` amounts to.
+pub fn evaluate(text: &[u8]) -> Value {
+    let failed = |error: String| Value {
+        shape_type: None,
+        bytes: None,
+        leaves: Vec::new(),
+        error: Some(error),
+    };
+    let Ok(text) = std::str::from_utf8(text) else {
+        return failed("the shape is not valid UTF-8".into());
+    };
+    if text.is_empty() {
+        return failed("no shape where one was expected".into());
+    }
+    let shape = match parse(text) {
+        Ok(s) => s,
+        Err(e) => return failed(describe(&e, text)),
+    };
+    let shape_type = match shape {
+        Shape::Array(_) => ShapeType::Array,
+        Shape::Tuple(_) => ShapeType::Tuple,
+        Shape::Buffer(_) => ShapeType::Buffer,
+        Shape::Token => ShapeType::Token,
+        Shape::Opaque => ShapeType::Opaque,
+    };
+    let mut out = Vec::new();
+    leaves(&shape, &mut out);
+    let bytes = out
+        .iter()
+        .try_fold(0u64, |acc, l| l.1.and_then(|b| acc.checked_add(b)));
+    Value {
+        shape_type: Some(shape_type),
+        bytes,
+        leaves: out,
+        error: None,
+    }
+}
+
+/// Name of a memory space in the totals (others go by their number).
+pub const fn space_label(s: i64) -> Option<&'static str> {
+    match s {
+        0 => Some("device"),
+        1 => Some("fast/VMEM"),
+        5 => Some("host"),
+        _ => None,
+    }
+}
+
+/// The instruction results in one memory space.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SpaceTotal {
+    /// Bytes of the arrays of known size (cannot overflow: at most
+    /// 2^64 arrays of at most 2^64 bytes).
+    pub bytes: u128,
+    /// Array leaves.
+    pub arrays: u64,
+    /// Array leaves of unknown size (not in `bytes`).
+    pub unknown: u64,
+}
+
+/// How many shapes were found, by where.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Found {
+    /// Instruction results.
+    pub results: u64,
+    /// Shapes among operands.
+    pub operands: u64,
+    /// Shapes in instruction attributes.
+    pub attributes: u64,
+    /// Computation parameters and results.
+    pub parameters: u64,
+    /// `entry_computation_layout` entries.
+    pub entry_layout: u64,
+    /// Shapes outside instructions (module attributes, stray lines).
+    pub other: u64,
+}
+
+impl Found {
+    /// All shapes found.
+    pub fn total(&self) -> u64 {
+        [
+            self.results,
+            self.operands,
+            self.attributes,
+            self.parameters,
+            self.entry_layout,
+            self.other,
+        ]
+        .iter()
+        .fold(0u64, |acc, &n| acc.saturating_add(n))
+    }
+}
+
+/// Adds `n` found things to a counter (a count of byte ranges of the
+/// input: it cannot reach `u64::MAX`, saturating all the same).
+fn add(counter: &mut u64, n: usize) {
+    *counter = counter.saturating_add(u64::try_from(n).unwrap_or(u64::MAX));
+}
+
+/// The input and the totals over a scan.
+pub struct Scan<'a> {
+    /// The whole input.
+    pub src: &'a [u8],
+    /// Totals of instruction results, by memory space.
+    pub totals: BTreeMap<i64, SpaceTotal>,
+    /// Shapes found, by where.
+    pub found: Found,
+    /// Instructions found.
+    pub instructions: u64,
+    /// Computations found (nested ones included).
+    pub computations: u64,
+    /// Shapes evaluated that failed to parse.
+    errors: Cell<u64>,
+}
+
+impl<'a> Scan<'a> {
+    /// A scan of `src` with nothing found yet.
+    pub fn new(src: &'a [u8]) -> Self {
+        Scan {
+            src,
+            totals: BTreeMap::new(),
+            found: Found::default(),
+            instructions: 0,
+            computations: 0,
+            errors: Cell::new(0),
+        }
+    }
+
+    /// The text of a span.
+    pub fn text(&self, s: Span) -> &'a [u8] {
+        &self.src[s.start..s.end]
+    }
+
+    /// Evaluates the shape at `s`, counting it if it fails to parse.
+    pub fn value(&self, s: Span) -> Value {
+        let v = evaluate(self.text(s));
+        if v.error.is_some() {
+            self.errors.set(self.errors.get().saturating_add(1));
+        }
+        v
+    }
+
+    /// Shapes that failed to parse so far.
+    pub fn errors(&self) -> u64 {
+        self.errors.get()
+    }
+
+    /// Counts a module header's shapes.
+    pub fn count_module(&mut self, m: &ModuleRec) {
+        if let Some((ps, _)) = &m.entry {
+            add(&mut self.found.entry_layout, ps.len().saturating_add(1));
+        }
+        add(&mut self.found.other, m.attributes.len());
+    }
+
+    /// Counts a computation and its signature's shapes.
+    pub fn count_computation(&mut self, c: &CompRec) {
+        self.computations = self.computations.saturating_add(1);
+        add(
+            &mut self.found.parameters,
+            c.params
+                .len()
+                .saturating_add(usize::from(c.result.is_some())),
+        );
+    }
+
+    /// Counts an instruction's shapes and adds its result (already
+    /// evaluated) to the totals.
+    pub fn count_instruction(&mut self, i: &InstrRec, result: &Value) {
+        self.instructions = self.instructions.saturating_add(1);
+        add(&mut self.found.results, 1);
+        add(&mut self.found.operands, i.operands.len());
+        add(&mut self.found.attributes, i.attributes.len());
+        for &(space, bytes) in &result.leaves {
+            let t = self.totals.entry(space).or_default();
+            t.arrays = t.arrays.saturating_add(1);
+            match bytes {
+                Some(b) => t.bytes = t.bytes.saturating_add(u128::from(b)),
+                None => t.unknown = t.unknown.saturating_add(1),
+            }
+        }
+    }
+
+    /// Counts shapes outside the structure.
+    pub fn count_other(&mut self, shapes: &Shapes) {
+        add(&mut self.found.other, shapes.len());
+    }
+}
+
+/// Bytes as text, invalid UTF-8 replaced.
+pub fn lossy(b: &[u8]) -> std::borrow::Cow<'_, str> {
+    String::from_utf8_lossy(b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values() {
+        let v = evaluate(b"(f32[2]{0:S(1)}, s8[3], token[])");
+        assert_eq!(v.shape_type, Some(ShapeType::Tuple));
+        assert_eq!(v.bytes, Some(8 + 3));
+        assert_eq!(v.space(), Space::Mixed);
+        assert_eq!(v.leaves, [(1, Some(8)), (0, Some(3))]);
+        let v = evaluate(b"f32[?,2]");
+        assert_eq!((v.bytes, v.space()), (None, Space::One(0)));
+        let v = evaluate(b"token[]");
+        assert_eq!((v.bytes, v.space()), (Some(0), Space::None));
+        let v = evaluate(b"f32[2]{1}");
+        assert_eq!(v.shape_type, None);
+        assert!(v.error.unwrap().contains("of the shape"));
+        assert!(evaluate(b"").error.unwrap().contains("no shape"));
+        assert!(evaluate(b"f32[\xff]").error.unwrap().contains("UTF-8"));
+    }
+
+    #[test]
+    fn errors_are_counted_once_per_evaluation() {
+        let scan = Scan::new(b"f32[2]{1} f32[2]");
+        assert!(scan.value(Span::new(0, 9)).error.is_some());
+        assert!(scan.value(Span::new(10, 16)).error.is_none());
+        assert_eq!(scan.errors(), 1);
+    }
+}
