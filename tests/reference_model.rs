@@ -1,5 +1,5 @@
 //! Unit tests of the test-only reference model (tests/support/reference.rs)
-//! against the worked numbers of XLA-SHAPES.md sections 3.5, 4 and 6.4.
+//! against the worked numbers of XLA's documented examples (docs/tiling.md).
 
 #[path = "support/reference.rs"]
 mod reference;
@@ -207,7 +207,7 @@ fn index_util_vectors_untiled() {
     assert_eq!(offset(&l, &d, &[8, 15, 27, 33]), 211113);
 }
 
-/// IndexUtil::MultidimensionalIndexToLinearIndex (XLA-SHAPES.md 5.1).
+/// IndexUtil::MultidimensionalIndexToLinearIndex (docs/tiling.md).
 fn index_util_linear(dims: &[usize], m2m: &[usize], index: &[usize]) -> usize {
     m2m.iter()
         .rev()
@@ -231,7 +231,7 @@ fn untiled_matches_index_util_for_rank7() {
     }
 }
 
-/// LayoutUtil::LinearIndex (XLA-SHAPES.md 3.6): one tile, k <= rank.
+/// LayoutUtil::LinearIndex (docs/tiling.md): one tile, k <= rank.
 fn single_tile_linear(dims: &[usize], m2m: &[usize], tile: &[usize], index: &[usize]) -> usize {
     let k = tile.len();
     let mut tile_mult: usize = tile.iter().product();

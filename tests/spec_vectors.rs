@@ -1,4 +1,4 @@
-//! The worked numbers of XLA-SHAPES.md sections 1.7, 3.5, 4 and 6, asserted
+//! The worked numbers of XLA's shape documentation (see docs/tiling.md), asserted
 //! against the runtime.
 
 use xla_layout::{compare_indices, parse, parse_array, ArrayShape, Dim, ErrorKind, PaddingValue};
@@ -196,7 +196,7 @@ fn sizes_section_6_5() {
             335_544_320,
         ),
         ("f32[3,5]{1,0:T(2,2)L(10)}", 120),
-        // DECISIONS.md: L(n) applies untiled too (XLA's ArraySize says 60).
+        // docs/decisions.md: L(n) applies untiled too (XLA's ArraySize says 60).
         ("f32[3,5]{1,0:L(7)}", 84),
     ];
     for &(s, bytes) in cases {

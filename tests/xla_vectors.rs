@@ -1,6 +1,6 @@
 //! Parity with XLA: thousands of shape strings with XLA's own verdict and
 //! canonical print (from `../shared/tools/xla_oracle.py`), adjusted by
-//! DECISIONS.md; see `tests/data/README.md`. Every string must get the same
+//! docs/decisions.md; see `tests/data/README.md`. Every string must get the same
 //! verdict and a byte-identical canonical form.
 
 use serde_json::Value;

@@ -355,7 +355,7 @@ fn pretty_keeps_every_token() {
     }
 }
 
-/// Every string XLA (as adjusted by DECISIONS.md) rejects, fed to the macro
+/// Every string XLA (as adjusted by docs/decisions.md) rejects, fed to the macro
 /// both as a string literal and, where Rust can tokenize it, as tokens: the
 /// expansion must be a compile error (never a panic, never silent success).
 #[test]

@@ -1,7 +1,7 @@
 //! Independent reference model of XLA tiled layouts, for tests only.
 //!
 //! This deliberately does *not* use the index-arithmetic formula of
-//! XLA-SHAPES.md section 3.2. Instead it implements the document's
+//! docs/tiling.md. Instead it implements the document's
 //! "equivalent view" literally, on materialised arrays:
 //!
 //! 1. a dense row-major array whose cells hold each element's logical
@@ -262,7 +262,7 @@ pub fn reference_layout(
 }
 
 /// Reference offsets for the legacy `padded_dimensions` model
-/// (XLA-SHAPES.md 4.1): the array is stored as if its dims were `padded`,
+/// (docs/tiling.md): the array is stored as if its dims were `padded`,
 /// in the same `minor_to_major` order.
 pub fn reference_padded(dims: &[usize], padded: &[usize], minor_to_major: &[usize]) -> RefLayout {
     assert_eq!(padded.len(), dims.len(), "padded needs rank entries");
