@@ -1,31 +1,37 @@
-//! Offset throughput of the four ways to compute an element offset, on four
-//! layouts of `[512, 1024]`:
+//! Offset throughput of every way to compute an element offset, on five
+//! layouts (the four of `[512, 1024]` and the seed 4-D activation layout):
 //!
 //! - `item`: the item form's specialised `L::offset` (straight-line
-//!   arithmetic with constant divisors),
-//! - `hand`: the same arithmetic written by hand from the tiling rules,
-//! - `expr`: the expression form's table-driven `StaticLayout::offset`,
-//! - `runtime`: `parse_array(..)`'s `ArrayShape::offset(&[u64])`, which
-//!   checks the index and plans the layout on every call.
+//!   arithmetic with constant divisors), the baseline;
+//! - `hand`: the same arithmetic written by hand from the tiling rules
+//!   (the 2-D layouts);
+//! - `expr`: the expression form, `const L: StaticLayout<R> = layout!(..)`
+//!   then `L.offset(i)`: digit tables that fold into constants;
+//! - `dyn`: the item form of the same layout with its first dimension
+//!   written `?` and sized at run time (`new([n])`);
+//! - `plan`: a prepared run-time `Plan` (`Plan::new` once, then
+//!   `offset_unchecked`), what code that parses shapes at run time uses;
+//! - `runtime`: `ArrayShape::offset`, which checks the index and plans the
+//!   layout again on every call (keep a `Plan` instead).
 //!
-//! Every iteration sums the offsets of the same 4096 pseudo-random in-bounds
-//! indices (precomputed, passed through `black_box`), so nothing folds.
-//! Before measuring, `hand`, `expr` and `runtime` are checked against `item`
-//! on all 512 x 1024 indices, so the comparison is between equal functions.
+//! Every iteration sums the offsets of the same 4096 pseudo-random
+//! in-bounds indices (precomputed, passed through `black_box`), so nothing
+//! folds. Before measuring, every path is checked against `item` on those
+//! indices.
 //!
-//! Run with `cargo bench --bench offsets`. For `row_major` and `permuted`,
-//! `item` and `hand` turn into the same LLVM IR and LLVM merges them into
-//! one function, so any gap between those two shows the measurement noise
-//! on the machine running the bench.
+//! The `memory_order` group walks a `View` of the tiled layouts in memory
+//! order (`View::iter_memory_order`, digit wheels, no division per
+//! element) against the old way (`index_of` for every slot) and a plain
+//! slice sum over the same elements.
+//!
+//! Run with `cargo bench --bench offsets`.
 
 use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use xla_layout::{layout, StaticLayout};
+use xla_layout::{layout, Plan, StaticLayout, View};
 
-const ROWS: usize = 512;
-const COLS: usize = 1024;
 const N: usize = 4096;
 
 layout! {
@@ -37,12 +43,21 @@ layout! {
     type Tiled = f32[512,1024]{1,0:T(8,128)};
     /// 8x128 tiles, then pairs of rows interleaved (bf16 packing).
     type Packed = bf16[512,1024]{1,0:T(8,128)(2,1)};
+    /// The seed activation layout.
+    type Seed = bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)};
+
+    type DynRowMajor = f32[?,1024]{1,0};
+    type DynPermuted = f32[?,1024]{0,1};
+    type DynTiled = f32[?,1024]{1,0:T(8,128)};
+    type DynPacked = bf16[?,1024]{1,0:T(8,128)(2,1)};
+    type DynSeed = bf16[?,1,1280,16384]{3,2,0,1:T(8,128)(2,1)};
 }
 
 const ROW_MAJOR: StaticLayout<2> = layout!(f32[512,1024]{1,0});
 const PERMUTED: StaticLayout<2> = layout!(f32[512,1024]{0,1});
 const TILED: StaticLayout<2> = layout!(f32[512,1024]{1,0:T(8,128)});
 const PACKED: StaticLayout<2> = layout!(bf16[512,1024]{1,0:T(8,128)(2,1)});
+const SEED: StaticLayout<4> = layout!(bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)});
 
 /// `{1,0}`: physical shape `[512, 1024]`.
 #[inline]
@@ -71,80 +86,72 @@ fn hand_packed([i, j]: [usize; 2]) -> usize {
     (i / 8) * 8192 + (j / 128) * 1024 + ((i % 8) / 2) * 256 + (j % 128) * 2 + i % 2
 }
 
-/// 4096 in-bounds indices from a fixed xorshift64 sequence.
-fn indices() -> Vec<[usize; 2]> {
+/// 4096 in-bounds indices of `dims` from a fixed xorshift64 sequence.
+fn indices<const R: usize>(dims: [usize; R]) -> Vec<[usize; R]> {
     let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
     (0..N)
         .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            [(x >> 32) as usize % ROWS, (x & 0xFFFF_FFFF) as usize % COLS]
+            std::array::from_fn(|d| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                (x >> 16) as usize % dims[d]
+            })
         })
         .collect()
 }
 
-fn sum(idx: &[[usize; 2]], f: impl Fn([usize; 2]) -> usize) -> usize {
+fn sum<const R: usize>(idx: &[[usize; R]], f: impl Fn([usize; R]) -> usize) -> usize {
     idx.iter().fold(0usize, |s, &i| s.wrapping_add(f(i)))
 }
 
-/// One layout: four functions that must agree, and their text.
-struct Case {
-    text: &'static str,
-    item: fn([usize; 2]) -> usize,
-    hand: fn([usize; 2]) -> usize,
-    expr: StaticLayout<2>,
-}
-
-/// Every index of the layout: `hand`, `expr` and `runtime` equal `item`.
-fn check(c: &Case) {
-    let shape = xla_layout::parse_array(c.text).expect("valid layout");
-    for i in 0..ROWS {
-        for j in 0..COLS {
-            let want = (c.item)([i, j]);
-            assert_eq!((c.hand)([i, j]), want, "{}: hand at [{i}, {j}]", c.text);
-            assert_eq!(
-                c.expr.offset([i, j]),
-                want,
-                "{}: expr at [{i}, {j}]",
-                c.text
-            );
-            assert_eq!(
-                shape.offset(&[i as u64, j as u64]),
-                Ok(want as u64),
-                "{}: runtime at [{i}, {j}]",
-                c.text
-            );
-        }
-    }
-}
-
-/// Measures the four variants of one layout. `item` and `hand` are passed
-/// to `sum` as function items (zero-sized, each its own instantiation), so
-/// both are inlined into their loops alike.
+/// Measures every path of one layout, after checking them against `item`.
 macro_rules! bench_layout {
-    ($c:expr, $idx:expr, $idx64:expr, $name:literal, $text:literal, $item:ty, $hand:path, $expr:path) => {{
-        let case = Case {
-            text: $text,
-            item: <$item>::offset,
-            hand: $hand,
-            expr: $expr,
-        };
-        check(&case);
-        let idx: &[[usize; 2]] = $idx;
-        let idx64: &[[u64; 2]] = $idx64;
+    ($c:expr, $name:literal, $text:literal, $dims:expr, $item:ty, $hand:expr, $expr:path, $dyn:ty) => {{
+        let idx = indices($dims);
+        let idx64: Vec<Vec<u64>> = idx
+            .iter()
+            .map(|i| i.iter().map(|&x| x as u64).collect())
+            .collect();
         let shape = xla_layout::parse_array(black_box($text)).expect("valid layout");
+        let plan = Plan::new(&shape).expect("plannable");
+        let dynamic = <$dyn>::new([$dims[0]]).expect("sizes fit");
+        let hand: Option<fn([usize; $dims.len()]) -> usize> = $hand;
+        for (i, w) in idx.iter().zip(&idx64) {
+            let want = <$item>::offset(*i);
+            assert_eq!($expr.offset(*i), want, "{}: expr at {i:?}", $text);
+            assert_eq!(dynamic.offset(*i), want, "{}: dyn at {i:?}", $text);
+            assert_eq!(plan.offset_unchecked(w) as usize, want, "{}: plan", $text);
+            assert_eq!(shape.offset(w), Ok(want as u64), "{}: runtime", $text);
+            if let Some(h) = hand {
+                assert_eq!(h(*i), want, "{}: hand at {i:?}", $text);
+            }
+        }
         let mut g = $c.benchmark_group($name);
         g.throughput(Throughput::Elements(N as u64));
-        g.bench_function("item", |b| b.iter(|| sum(black_box(idx), <$item>::offset)));
-        g.bench_function("hand", |b| b.iter(|| sum(black_box(idx), $hand)));
+        g.bench_function("item", |b| b.iter(|| sum(black_box(&idx), <$item>::offset)));
+        if let Some(h) = hand {
+            g.bench_function("hand", |b| b.iter(|| sum(black_box(&idx), h)));
+        }
         g.bench_function("expr", |b| {
-            b.iter(|| sum(black_box(idx), |i| $expr.offset(i)))
+            b.iter(|| sum(black_box(&idx), |i| $expr.offset(i)))
+        });
+        g.bench_function("dyn", |b| {
+            let dynamic = black_box(&dynamic);
+            b.iter(|| sum(black_box(&idx), |i| dynamic.offset(i)))
+        });
+        g.bench_function("plan", |b| {
+            let plan = black_box(&plan);
+            b.iter(|| {
+                black_box(&idx64)
+                    .iter()
+                    .fold(0u64, |s, i| s.wrapping_add(plan.offset_unchecked(i)))
+            })
         });
         g.bench_function("runtime", |b| {
+            let shape = black_box(&shape);
             b.iter(|| {
-                let shape = black_box(&shape);
-                black_box(idx64)
+                black_box(&idx64)
                     .iter()
                     .fold(0u64, |s, i| s.wrapping_add(shape.offset(i).unwrap_or(0)))
             })
@@ -154,48 +161,87 @@ macro_rules! bench_layout {
 }
 
 fn offsets(c: &mut Criterion) {
-    let idx = indices();
-    let idx64: Vec<[u64; 2]> = idx.iter().map(|&[i, j]| [i as u64, j as u64]).collect();
     bench_layout!(
         c,
-        &idx,
-        &idx64,
         "row_major",
         "f32[512,1024]{1,0}",
+        [512, 1024],
         RowMajor,
-        hand_row_major,
-        ROW_MAJOR
+        Some(hand_row_major),
+        ROW_MAJOR,
+        DynRowMajor
     );
     bench_layout!(
         c,
-        &idx,
-        &idx64,
         "permuted",
         "f32[512,1024]{0,1}",
+        [512, 1024],
         Permuted,
-        hand_permuted,
-        PERMUTED
+        Some(hand_permuted),
+        PERMUTED,
+        DynPermuted
     );
     bench_layout!(
         c,
-        &idx,
-        &idx64,
         "tiled",
         "f32[512,1024]{1,0:T(8,128)}",
+        [512, 1024],
         Tiled,
-        hand_tiled,
-        TILED
+        Some(hand_tiled),
+        TILED,
+        DynTiled
     );
     bench_layout!(
         c,
-        &idx,
-        &idx64,
         "packed",
         "bf16[512,1024]{1,0:T(8,128)(2,1)}",
+        [512, 1024],
         Packed,
-        hand_packed,
-        PACKED
+        Some(hand_packed),
+        PACKED,
+        DynPacked
     );
+    bench_layout!(
+        c,
+        "seed",
+        "bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)}",
+        [8, 1, 1280, 16384],
+        Seed,
+        None,
+        SEED,
+        DynSeed
+    );
+}
+
+/// Memory-order walks of a `View` over the tiled `[512, 1024]` layouts.
+fn memory_order(c: &mut Criterion) {
+    for (name, layout) in [("tiled", TILED), ("row_major", ROW_MAJOR)] {
+        let data: Vec<f32> = (0..layout.allocated_elements()).map(|x| x as f32).collect();
+        let view = View::new(layout, &data).expect("view");
+        let elements = 512 * 1024;
+        let mut g = c.benchmark_group(format!("memory_order_{name}"));
+        g.throughput(Throughput::Elements(elements as u64));
+        g.sample_size(20);
+        g.bench_function("wheels", |b| {
+            b.iter(|| {
+                black_box(&view)
+                    .iter_memory_order()
+                    .fold(0.0f32, |s, (_, &v)| s + v)
+            })
+        });
+        g.bench_function("index_of", |b| {
+            let l = black_box(&layout);
+            b.iter(|| {
+                (0..l.allocated_elements())
+                    .filter_map(|o| l.index_of(o).map(|_| data[o]))
+                    .fold(0.0f32, |s, v| s + v)
+            })
+        });
+        g.bench_function("slice", |b| {
+            b.iter(|| black_box(&data).iter().fold(0.0f32, |s, &v| s + v))
+        });
+        g.finish();
+    }
 }
 
 criterion_group! {
@@ -203,6 +249,6 @@ criterion_group! {
     config = Criterion::default()
         .warm_up_time(Duration::from_secs(1))
         .measurement_time(Duration::from_secs(3));
-    targets = offsets
+    targets = offsets, memory_order
 }
 criterion_main!(benches);

@@ -14,7 +14,8 @@
 #![allow(clippy::unreadable_literal)]
 
 use xla_layout::{
-    layout, parse_array, ArrayShape, ElementType, PaddingValue, Plan, StaticLayout, StaticShape,
+    layout, parse_array, ArrayShape, ElementType, ErrorKind, PaddingValue, Plan, StaticLayout,
+    StaticShape,
 };
 
 /// What an item-form type exposes, gathered without generics.
@@ -109,23 +110,58 @@ fn check<const R: usize>(
         "{ctx}"
     );
 
-    // The whole StaticLayout (plan tables, type, bits, space, bytes): the
-    // runtime builds the same value from the shape.
-    let built = StaticLayout::<R>::from_shape(&shape, expr.text()).unwrap();
+    // The whole StaticLayout (digit tables, type, bits, space, bytes): the
+    // runtime builds the same value from the shape. Layouts without digit
+    // tables are refused by `from_shape` and carry their plan instead.
+    let leaked: &'static Plan = Box::leak(Box::new(plan));
+    let built = StaticLayout::<R>::__with_plan(&shape, expr.text(), leaked).unwrap();
     assert_eq!(
         expr, built,
-        "{ctx}: expression form vs StaticLayout::from_shape"
+        "{ctx}: expression form vs StaticLayout::__with_plan"
     );
     assert_eq!(
         item.layout, built,
-        "{ctx}: item form vs StaticLayout::from_shape"
+        "{ctx}: item form vs StaticLayout::__with_plan"
     );
     assert_eq!(item.trait_layout, built, "{ctx}: StaticShape::LAYOUT");
-    if padding.is_none() {
-        let parsed = StaticLayout::<R>::parse(text).unwrap();
-        assert_eq!(parsed.plan(), expr.plan(), "{ctx}: StaticLayout::parse");
+    assert_eq!(
+        expr.has_digit_tables(),
+        plan.has_digit_tables(),
+        "{ctx}: digit tables in StaticLayout and Plan"
+    );
+    match StaticLayout::<R>::from_shape(&shape, expr.text()) {
+        Ok(runtime) => assert_eq!(runtime, expr, "{ctx}: StaticLayout::from_shape"),
+        Err(e) => {
+            assert_eq!(e.kind(), ErrorKind::NoDigitTables, "{ctx}: {e}");
+            assert!(!expr.has_digit_tables(), "{ctx}: from_shape refused digits");
+        }
     }
-    assert_eq!(expr.plan(), &plan, "{ctx}: plan");
+    if padding.is_none() {
+        if let Ok(parsed) = StaticLayout::<R>::parse(text) {
+            assert_eq!(
+                parsed,
+                StaticLayout::<R>::from_shape(&shape, parsed.text()).unwrap(),
+                "{ctx}: StaticLayout::parse"
+            );
+        }
+    }
+    // Memory order: every index once, offsets ascending, as the inverse says.
+    let mut last = None;
+    let mut count = 0usize;
+    for (i, o) in expr.memory_order() {
+        assert!(
+            last.is_none_or(|l| o > l),
+            "{ctx}: memory order ascends at {o}"
+        );
+        assert_eq!(expr.offset(i), o, "{ctx}: memory order offset of {i:?}");
+        last = Some(o);
+        count += 1;
+    }
+    assert_eq!(
+        count as u64,
+        shape.element_count().unwrap(),
+        "{ctx}: memory order count"
+    );
 
     // Scalars.
     let limits: [usize; R] =

@@ -2,7 +2,7 @@
 //! `Plan`, computed here at expansion time; the item form also gets an
 //! offset function specialised to the layout (see `codegen`).
 
-use layout_core::{Plan, COMBINE_ENTRY};
+use layout_core::PaddingValue;
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
 
@@ -121,73 +121,61 @@ fn expand_item(krate: &TokenStream, item: &Item) -> TokenStream {
     }
 }
 
-/// The `StaticLayout` constant: tables as literals.
+/// The `StaticLayout` constant: the shape parsed, planned and tabulated
+/// by layout-core's own `const fn`s while the user's crate compiles (the
+/// macro has checked that each step succeeds). Layouts without digit tables
+/// keep a reference to their constant `Plan`.
 fn layout_expr(krate: &TokenStream, v: &Valid) -> TokenStream {
-    let Ok(plan) = Plan::new(&v.shape) else {
-        // `check` planned this shape already.
-        return stub_layout(krate, v.rank);
-    };
-    let p = plan.parts();
     let rank = v.rank;
-    let u8s = |xs: &[u8]| {
-        xs.iter()
-            .map(|x| Literal::u8_unsuffixed(*x))
-            .collect::<Vec<_>>()
-    };
-    let u64s = |xs: &[u64]| {
-        xs.iter()
-            .map(|x| Literal::u64_unsuffixed(*x))
-            .collect::<Vec<_>>()
-    };
-    let perm = u8s(p.perm);
-    let dims = u64s(p.dims);
-    let limits = u64s(p.limits);
-    let tile: Vec<TokenStream> = p
-        .tile
-        .iter()
-        .map(|&t| {
-            if t == COMBINE_ENTRY {
-                quote!(i64::MIN)
-            } else {
-                let l = Literal::i64_unsuffixed(t);
-                quote!(#l)
-            }
-        })
-        .collect();
-    let tile_ends = u8s(p.tile_ends);
-    let prepend = u8s(p.prepend);
-    let len_before = u8s(p.len_before);
-    let final_dims = u64s(p.final_dims);
-    let tiled = Literal::u64_unsuffixed(p.tiled_elements);
-    let allocated = Literal::u64_unsuffixed(p.allocated);
-    let ty = Ident::new(
-        &format!("{:?}", v.shape.element_type()),
-        proc_macro2::Span::call_site(),
-    );
-    let bits = Literal::u64_unsuffixed(v.shape.element_size_in_bits());
-    let space = Literal::u8_unsuffixed(v.shape.layout().memory_space() as u8);
-    let bytes = Literal::u64_unsuffixed(v.shape.size_in_bytes().unwrap_or(0));
     let text = &v.canonical;
+    let shape = shape_expr(krate, v);
+    quote! {{
+        const __SHAPE: #krate::ArrayShape = #shape;
+        const __PLAN: #krate::Plan = match #krate::Plan::new(&__SHAPE) {
+            ::core::result::Result::Ok(plan) => plan,
+            ::core::result::Result::Err(_) => ::core::panic!("layout! planned this shape"),
+        };
+        match #krate::StaticLayout::<#rank>::__with_plan(&__SHAPE, #text, &__PLAN) {
+            ::core::result::Result::Ok(layout) => layout,
+            ::core::result::Result::Err(_) => ::core::panic!("layout! planned this shape"),
+        }
+    }}
+}
+
+/// The validated `ArrayShape`, as a constant expression: the canonical
+/// text parsed again, with legacy padding when the options set it.
+fn shape_expr(krate: &TokenStream, v: &Valid) -> TokenStream {
+    let text = &v.canonical;
+    let parsed = quote! {
+        match #krate::parse_array(#text) {
+            ::core::result::Result::Ok(shape) => shape,
+            ::core::result::Result::Err(_) => ::core::panic!("layout! validated this shape"),
+        }
+    };
+    let Some(padding) = v.shape.legacy_padding() else {
+        return parsed;
+    };
+    let padded: Vec<Literal> = padding
+        .padded_dimensions(v.rank)
+        .iter()
+        .map(|&n| Literal::u64_unsuffixed(n))
+        .collect();
+    let value = format_ident!("{}", padding_variant(padding.padding_value()));
     quote! {
-        #krate::StaticLayout::<#rank>::__from_tables(
-            #krate::Plan::from_parts(#krate::PlanParts {
-                perm: &[#(#perm),*],
-                dims: &[#(#dims),*],
-                limits: &[#(#limits),*],
-                tile: &[#(#tile),*],
-                tile_ends: &[#(#tile_ends),*],
-                prepend: &[#(#prepend),*],
-                len_before: &[#(#len_before),*],
-                final_dims: &[#(#final_dims),*],
-                tiled_elements: #tiled,
-                allocated: #allocated,
-            }),
-            #krate::ElementType::#ty,
-            #bits,
-            #space,
-            #bytes,
-            #text,
-        )
+        match #parsed.with_legacy_padding(&[#(#padded),*], #krate::PaddingValue::#value) {
+            ::core::result::Result::Ok(shape) => shape,
+            ::core::result::Result::Err(_) => ::core::panic!("layout! validated this padding"),
+        }
+    }
+}
+
+fn padding_variant(value: PaddingValue) -> &'static str {
+    match value {
+        PaddingValue::Zero => "Zero",
+        PaddingValue::One => "One",
+        PaddingValue::Lowest => "Lowest",
+        PaddingValue::Highest => "Highest",
+        PaddingValue::Unknown => "Unknown",
     }
 }
 
@@ -232,6 +220,7 @@ fn dynamic_item(krate: &TokenStream, item: &Item, v: &Valid) -> TokenStream {
     } = item;
     let (rank, u) = (v.rank, v.unbounded);
     let unresolved = unresolved_expr(krate, v);
+    let body = dynamic_offset_body(v);
     let doc = format!(
         "The XLA layout `{}`; its {u} `?` dimension(s) are sized by `new`.",
         v.canonical
@@ -263,16 +252,13 @@ fn dynamic_item(krate: &TokenStream, item: &Item, v: &Valid) -> TokenStream {
                 }
             }
 
-            /// The element offset of `index`.
-            ///
-            /// # Panics
-            ///
-            /// If `index` is out of bounds.
+            /// The element offset of `index`: the static sizes and tiles
+            /// are constants, the strides that depend on the `?` extents
+            /// are read from the planned layout (the index is checked in
+            /// debug builds only).
             #[inline]
             #[must_use]
-            pub const fn offset(&self, index: [usize; #rank]) -> usize {
-                self.layout.offset(index)
-            }
+            pub const fn offset(&self, index: [usize; #rank]) -> usize #body
 
             /// The planned layout.
             #[must_use]
@@ -284,7 +270,7 @@ fn dynamic_item(krate: &TokenStream, item: &Item, v: &Valid) -> TokenStream {
         impl #krate::RankedLayout<#rank> for #name {
             #[inline]
             fn offset_of(&self, index: [usize; #rank]) -> usize {
-                self.layout.offset(index)
+                #name::offset(self, index)
             }
 
             fn tables(&self) -> &#krate::StaticLayout<#rank> {
@@ -292,4 +278,46 @@ fn dynamic_item(krate: &TokenStream, item: &Item, v: &Valid) -> TokenStream {
             }
         }
     }
+}
+
+/// The offset of the item form with `?` dims: per dimension, its digits
+/// (`(i % next) / base`, bases fixed by the tiles) times strides read from
+/// the layout planned by `new`.
+fn dynamic_offset_body(v: &Valid) -> TokenStream {
+    let rank = v.rank;
+    let idx: Vec<Ident> = (0..rank).map(|d| format_ident!("i{d}")).collect();
+    let Ok(bases) = layout_core::StaticLayout::<0>::__digit_bases(&v.shape) else {
+        // No digit tables (`*`, tiles that do not nest): the table path.
+        return quote!({ self.layout.offset(index) });
+    };
+    let mut terms = Vec::new();
+    for (d, (b, len)) in bases.iter().enumerate().take(rank) {
+        let x = &idx[d];
+        for j in 0..*len {
+            let base = Literal::u64_unsuffixed(b[j]);
+            let digit = match (j + 1 < *len, b[j] == 1) {
+                (true, true) => {
+                    let next = Literal::u64_unsuffixed(b[j + 1]);
+                    quote!((#x % #next))
+                }
+                (true, false) => {
+                    let next = Literal::u64_unsuffixed(b[j + 1]);
+                    quote!((#x % #next / #base))
+                }
+                (false, true) => quote!(#x),
+                (false, false) => quote!((#x / #base)),
+            };
+            terms.push(quote!(#digit * self.layout.__stride(#d, #j)));
+        }
+    }
+    let sum = if terms.is_empty() {
+        quote!(0)
+    } else {
+        quote!(#(#terms)+*)
+    };
+    quote!({
+        ::core::debug_assert!(self.layout.in_bounds(index), "index out of bounds");
+        let [#(#idx),*] = index;
+        #sum
+    })
 }

@@ -267,6 +267,10 @@ const SNAPSHOTS: &[(&str, &str)] = &[
         "pub type Combined = f32[2,7,8,11,10]{4,3,2,1,0:T(*,*,2,*,3)};",
     ),
     ("scalar_tiled", "pub type Scalar = s32[]{:T(256)};"),
+    (
+        "dynamic_tiled",
+        "pub type Dyn = bf16[?,1024]{1,0:T(8,128)(2,1)};",
+    ),
     ("scalar_expression", "s32[]{:T(256)}"),
     (
         "legacy_padding",

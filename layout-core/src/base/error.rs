@@ -152,11 +152,14 @@ pub enum ErrorKind {
     ExtentCount,
     /// A view's element type or length does not match its layout.
     ViewMismatch,
+    /// A layout whose offsets are not per-dimension digits, where a
+    /// [`StaticLayout`](crate::StaticLayout) built at run time needs them.
+    NoDigitTables,
 }
 
 impl ErrorKind {
     /// Every kind, in declaration order (`ALL[k.index()] == k`).
-    pub const ALL: [ErrorKind; 47] = {
+    pub const ALL: [ErrorKind; 48] = {
         use ErrorKind::*;
         [
             Empty,
@@ -206,6 +209,7 @@ impl ErrorKind {
             DimensionNumberOutOfRange,
             ExtentCount,
             ViewMismatch,
+            NoDigitTables,
         ]
     };
 
@@ -261,6 +265,7 @@ impl ErrorKind {
             DimensionNumberOutOfRange => 44,
             ExtentCount => 45,
             ViewMismatch => 46,
+            NoDigitTables => 47,
         }
     }
 }
@@ -374,6 +379,7 @@ impl Error {
             DimensionNumberOutOfRange => "dimension number",
             ExtentCount => "extents",
             ViewMismatch => "view",
+            NoDigitTables => "digit tables",
         }
     }
 
@@ -394,6 +400,7 @@ impl Error {
             UnknownElementType => "element types are pred, s1..s64, u1..u64, f16, bf16, f32, f64, f8*, f4e2m1fn, c64, c128, token, opaque",
             TailPaddingNotPositive => "L(1) means no tail padding",
             NotAnArray => "write one array shape such as f32[3,5]{1,0}; tuples, buffers, tokens and opaque values have no single layout",
+            NoDigitTables => "build a Plan for this layout (Plan::new), or write it with the layout! macro, whose StaticLayout serves every layout",
             _ => return None,
         })
     }
@@ -534,6 +541,15 @@ MinorToMajorLength => write!(
                 1 => write!(f, "the element type does not match the layout's"),
                 _ => write!(f, "the layout packs elements into {b} bits; a typed view needs the natural width"),
             },
+            NoDigitTables => write!(
+                f,
+                "a StaticLayout built at run time needs offsets that are per-dimension digits, and this layout's are not: {}",
+                match a {
+                    0 => "a `*` entry combines dimensions",
+                    1 => "a tile size does not divide the one it splits",
+                    _ => "a dimension needs more than 4 digits",
+                }
+            ),
         }
     }
 }

@@ -35,17 +35,6 @@ pub(crate) const fn sub<T>(src: &[T], start: usize, end: usize) -> &[T] {
 }
 
 /// The first `N` values of `src` (zeros past its end).
-pub(crate) const fn copy_u8<const N: usize>(src: &[u8]) -> [u8; N] {
-    let mut out = [0u8; N];
-    let mut i = 0;
-    while i < src.len() && i < N {
-        out[i] = src[i];
-        i += 1;
-    }
-    out
-}
-
-/// The first `N` values of `src` (zeros past its end).
 pub(crate) const fn copy_u64<const N: usize>(src: &[u64]) -> [u64; N] {
     let mut out = [0u64; N];
     let mut i = 0;
@@ -54,4 +43,72 @@ pub(crate) const fn copy_u64<const N: usize>(src: &[u64]) -> [u64; N] {
         i += 1;
     }
     out
+}
+
+/// A short message built in `const fn` code (for panics, which cannot
+/// format numbers there): text and decimal numbers, cut at 192 bytes.
+pub(crate) struct Message {
+    buf: [u8; 192],
+    len: usize,
+}
+
+impl Message {
+    pub(crate) const fn new() -> Message {
+        Message {
+            buf: [0; 192],
+            len: 0,
+        }
+    }
+
+    /// Appends ASCII text.
+    pub(crate) const fn push(&mut self, s: &str) {
+        let b = s.as_bytes();
+        let mut i = 0;
+        while i < b.len() && self.len < self.buf.len() {
+            self.buf[self.len] = b[i];
+            self.len += 1;
+            i += 1;
+        }
+    }
+
+    /// Appends a number in decimal.
+    pub(crate) const fn push_u64(&mut self, mut n: u64) {
+        let mut digits = [0u8; 20];
+        let mut k = 0;
+        loop {
+            digits[k] = b'0' + (n % 10) as u8;
+            k += 1;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        while k > 0 && self.len < self.buf.len() {
+            k -= 1;
+            self.buf[self.len] = digits[k];
+            self.len += 1;
+        }
+    }
+
+    /// Appends `[a, b, c]`.
+    pub(crate) const fn push_list(&mut self, values: &[usize]) {
+        self.push("[");
+        let mut i = 0;
+        while i < values.len() {
+            if i > 0 {
+                self.push(", ");
+            }
+            self.push_u64(values[i] as u64);
+            i += 1;
+        }
+        self.push("]");
+    }
+
+    /// The text so far.
+    pub(crate) const fn as_str(&self) -> &str {
+        match core::str::from_utf8(sub(&self.buf, 0, self.len)) {
+            Ok(s) => s,
+            Err(_) => "",
+        }
+    }
 }

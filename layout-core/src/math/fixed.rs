@@ -5,12 +5,20 @@ use core::fmt;
 
 use crate::base::element::ElementType;
 use crate::base::error::{Error, ErrorKind, Span};
-use crate::base::konst::tri;
+use crate::base::konst::{sub, tri, Message};
+use crate::base::limits::MAX_RANK;
 use crate::model::array::ArrayShape;
-use crate::plan::{Plan, PlanParts};
+use crate::model::dim::Dim;
+use crate::model::sizes::{tiling, totals};
+use crate::plan::digits::{self, DimDigits, Odometer};
+use crate::plan::Plan;
 use crate::rules::parse_array;
 
-/// A validated array layout of rank `R` with precomputed offset tables.
+/// A validated array layout of rank `R` with precomputed offset tables:
+/// per dimension, a few digits (bases and strides, see `docs/tiling.md`),
+/// so that an offset is a short sum of masks, shifts and multiplies, and a
+/// `const` layout folds into the same code the item form generates. Its
+/// size grows with `R` (`size_of::<StaticLayout<4>>()` is under 512 bytes).
 ///
 /// Sizes are guaranteed to fit in `usize` on the target (checked when
 /// built), so every method is infallible apart from index bounds.
@@ -28,16 +36,33 @@ use crate::rules::parse_array;
 /// assert_eq!(L.size_in_bytes(), 96);
 /// assert_eq!(L.index_of(17), Some([2, 3]));
 /// assert_eq!(L.to_string(), "f32[3,5]{1,0:T(2,2)}");
+/// assert!(core::mem::size_of::<StaticLayout<4>>() <= 512);
 /// ```
+///
+/// Layouts whose offsets are not per-dimension digits (a `*` entry, tile
+/// sizes that do not divide each other, more than four digits in one
+/// dimension) are built by the `layout!` macro with a reference to a
+/// constant [`Plan`]; built at run time they are an
+/// [`ErrorKind::NoDigitTables`] error, and a [`Plan`] serves them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct StaticLayout<const R: usize> {
-    plan: Plan,
-    element_type: ElementType,
-    element_bits: u64,
-    memory_space: u8,
+    digits: [DimDigits<STATIC_DIGITS>; R],
+    /// Every digit base is a power of two.
+    pow2: bool,
+    /// The general walk, for layouts without digit tables (macro only).
+    general: Option<&'static Plan>,
+    /// Element slots before `L(n)` tail padding.
+    tiled: u64,
+    allocated: u64,
     size_in_bytes: u64,
+    element_bits: u64,
+    element_type: ElementType,
+    memory_space: u8,
     text: &'static str,
 }
+
+/// Most digits per dimension in a [`StaticLayout`].
+const STATIC_DIGITS: usize = 4;
 
 impl<const R: usize> StaticLayout<R> {
     /// Parses, validates and plans an array layout of rank `R` from
@@ -49,11 +74,35 @@ impl<const R: usize> StaticLayout<R> {
     }
 
     /// Plans a validated array shape; `text` is what `Display` prints.
-    /// Fails if the rank is not `R`, a dimension is `?`, or a size does not
-    /// fit in `usize`.
+    /// Fails if the rank is not `R`, a dimension is `?`, a size does not
+    /// fit in `usize`, or the layout has no digit tables.
     pub const fn from_shape(
         shape: &ArrayShape,
         text: &'static str,
+    ) -> Result<StaticLayout<R>, Error> {
+        Self::build(shape, text, None, 0)
+    }
+
+    /// Like [`StaticLayout::from_shape`], for any layout: `plan` (the
+    /// shape's own plan, in a `const` item) serves layouts without digit
+    /// tables. What the `layout!` macro emits; not a stable API.
+    #[doc(hidden)]
+    pub const fn __with_plan(
+        shape: &ArrayShape,
+        text: &'static str,
+        plan: &'static Plan,
+    ) -> Result<StaticLayout<R>, Error> {
+        Self::build(shape, text, Some(plan), 0)
+    }
+
+    /// `keep`: dimensions (one bit each) whose digits stay even when they
+    /// are always zero, so that the digit structure does not depend on
+    /// their size (the `?` dims of the item form).
+    const fn build(
+        shape: &ArrayShape,
+        text: &'static str,
+        plan: Option<&'static Plan>,
+        keep: u32,
     ) -> Result<StaticLayout<R>, Error> {
         if shape.rank() != R {
             return Err(Error::new(
@@ -62,98 +111,175 @@ impl<const R: usize> StaticLayout<R> {
                 [R as i64, shape.rank() as i64, 0],
             ));
         }
-        let plan = tri!(Plan::new(shape));
+        let raw = &shape.raw;
+        let t = tri!(tiling(raw, raw.layout.tile_count as usize));
+        let (tiled, allocated) = tri!(totals(&t.sizes, raw.layout.tail_padding));
         let bytes = tri!(shape.size_in_bytes());
-        if bytes > usize::MAX as u64 || plan.allocated_elements() > usize::MAX as u64 {
+        if bytes > usize::MAX as u64 || allocated > usize::MAX as u64 {
             return Err(Error::new(
                 ErrorKind::AllocationOverflow,
                 Span::NONE,
                 [0; 3],
             ));
         }
-        Ok(StaticLayout {
-            plan,
-            element_type: shape.element_type(),
-            element_bits: shape.element_size_in_bits(),
-            memory_space: shape.layout().memory_space() as u8,
-            size_in_bytes: bytes,
-            text,
-        })
-    }
-
-    /// Builds a layout from tables computed by the `layout!` macro. Not a
-    /// stable API.
-    #[doc(hidden)]
-    pub const fn __from_tables(
-        plan: Plan,
-        element_type: ElementType,
-        element_bits: u64,
-        memory_space: u8,
-        size_in_bytes: u64,
-        text: &'static str,
-    ) -> StaticLayout<R> {
-        StaticLayout {
-            plan,
-            element_type,
-            element_bits,
-            memory_space,
-            size_in_bytes,
-            text,
+        let mut limits = [0u64; MAX_RANK];
+        let mut i = 0;
+        while i < R {
+            limits[i] = match raw.dims[i].layout_size() {
+                Some(n) => n,
+                None => {
+                    return Err(Error::new(
+                        ErrorKind::UnboundedDimension,
+                        raw.source.dim(i),
+                        [i as i64, 0, 0],
+                    ))
+                }
+            };
+            i += 1;
         }
+        let mut out = StaticLayout {
+            digits: [DimDigits::EMPTY; R],
+            pow2: true,
+            general: None,
+            tiled,
+            allocated,
+            size_in_bytes: bytes,
+            element_bits: shape.element_size_in_bits(),
+            element_type: shape.element_type(),
+            memory_space: raw.layout.memory_space as u8,
+            text,
+        };
+        match digits::build::<STATIC_DIGITS>(raw, &t, &limits, keep) {
+            Ok((d, pow2)) => {
+                let mut i = 0;
+                while i < R {
+                    out.digits[i] = d[i];
+                    i += 1;
+                }
+                out.pow2 = pow2;
+            }
+            Err(why) => match plan {
+                Some(p) => {
+                    let mut i = 0;
+                    while i < R {
+                        out.digits[i].limit = limits[i];
+                        i += 1;
+                    }
+                    out.general = Some(p);
+                }
+                None => {
+                    return Err(Error::new(
+                        ErrorKind::NoDigitTables,
+                        shape.source_map().layout(),
+                        [why as i64, STATIC_DIGITS as i64, 0],
+                    ))
+                }
+            },
+        }
+        Ok(out)
     }
 
     /// The element offset of `index`.
     ///
     /// # Panics
     ///
-    /// If a coordinate is out of bounds (in `const` evaluation this is a
-    /// compile error).
+    /// If a coordinate is out of bounds, with the index and the dimensions
+    /// in the message (in `const` evaluation this is a compile error).
+    #[inline]
+    #[track_caller]
     pub const fn offset(&self, index: [usize; R]) -> usize {
-        match self.checked_offset(index) {
-            Some(o) => o,
-            None => panic!("layout index out of bounds"),
+        if !self.in_bounds(index) {
+            let mut msg = Message::new();
+            msg.push("layout index ");
+            msg.push_list(&index);
+            msg.push(" is out of bounds for the dimensions ");
+            msg.push_list(&self.dims());
+            panic!("{}", msg.as_str());
         }
+        self.offset_unchecked(index)
     }
 
     /// The element offset of `index`, or `None` if it is out of bounds.
+    #[inline]
     pub const fn checked_offset(&self, index: [usize; R]) -> Option<usize> {
-        let mut wide = [0u64; R];
-        let mut i = 0;
-        while i < R {
-            wide[i] = index[i] as u64;
-            i += 1;
-        }
-        if !self.plan.in_bounds(&wide) {
+        if !self.in_bounds(index) {
             return None;
         }
-        Some(self.plan.offset_unchecked(&wide) as usize)
+        Some(self.offset_unchecked(index))
+    }
+
+    /// The offset of an in-bounds index.
+    #[inline(always)]
+    const fn offset_unchecked(&self, index: [usize; R]) -> usize {
+        if let Some(plan) = self.general {
+            let mut wide = [0u64; R];
+            let mut i = 0;
+            while i < R {
+                wide[i] = index[i] as u64;
+                i += 1;
+            }
+            return plan.offset_unchecked(&wide) as usize;
+        }
+        let mut sum: u64 = 0;
+        let mut d = 0;
+        while d < R {
+            sum = sum.wrapping_add(self.digits[d].offset(index[d] as u64, self.pow2));
+            d += 1;
+        }
+        sum as usize
     }
 
     /// The logical index stored at element slot `offset`, or `None` for a
     /// padding slot.
     pub const fn index_of(&self, offset: usize) -> Option<[usize; R]> {
-        match self.plan.index_of(offset as u64) {
-            Some(idx) => {
-                let mut out = [0usize; R];
-                let mut i = 0;
-                while i < R {
-                    out[i] = idx.coords[i] as usize;
-                    i += 1;
-                }
-                Some(out)
-            }
-            None => None,
+        if offset as u64 >= self.tiled {
+            return None;
+        }
+        let coords = match self.general {
+            Some(plan) => match plan.index_of(offset as u64) {
+                Some(idx) => idx.coords,
+                None => return None,
+            },
+            None => match digits::inverse(&self.digits, R, offset as u64, self.pow2) {
+                Some(c) => c,
+                None => return None,
+            },
+        };
+        let mut out = [0usize; R];
+        let mut i = 0;
+        while i < R {
+            out[i] = coords[i] as usize;
+            i += 1;
+        }
+        Some(out)
+    }
+
+    /// Every in-bounds index with its offset, in memory order (offsets
+    /// ascending), padding skipped; without a division per element for
+    /// layouts with digit tables.
+    ///
+    /// ```
+    /// use layout_core::StaticLayout;
+    /// let l: StaticLayout<2> = StaticLayout::parse("f32[3,5]{1,0:T(2,2)}").unwrap();
+    /// let first: Vec<([usize; 2], usize)> = l.memory_order().take(5).collect();
+    /// assert_eq!(first, [([0, 0], 0), ([0, 1], 1), ([1, 0], 2), ([1, 1], 3), ([0, 2], 4)]);
+    /// assert_eq!(l.memory_order().count(), 15);
+    /// ```
+    pub const fn memory_order(&self) -> MemoryOrder<R> {
+        MemoryOrder {
+            wheels: Odometer::new(&self.digits, R),
+            layout: *self,
+            next_slot: 0,
         }
     }
 
     /// The logical dimensions an index ranges over (bounded dims at their
     /// bound; legacy padding not included).
     pub const fn dims(&self) -> [usize; R] {
-        let d = self.plan.index_dims();
         let mut out = [0usize; R];
         let mut i = 0;
         while i < R {
-            out[i] = d[i] as usize;
+            out[i] = self.digits[i].limit as usize;
             i += 1;
         }
         out
@@ -165,13 +291,21 @@ impl<const R: usize> StaticLayout<R> {
     }
 
     /// `true` if every coordinate of `index` is in bounds.
+    #[inline]
     pub const fn in_bounds(&self, index: [usize; R]) -> bool {
-        self.checked_offset(index).is_some()
+        let mut i = 0;
+        while i < R {
+            if index[i] as u64 >= self.digits[i].limit {
+                return false;
+            }
+            i += 1;
+        }
+        true
     }
 
     /// Element slots in the allocation.
     pub const fn allocated_elements(&self) -> usize {
-        self.plan.allocated_elements() as usize
+        self.allocated as usize
     }
 
     /// Bytes of the allocation.
@@ -194,14 +328,117 @@ impl<const R: usize> StaticLayout<R> {
         self.memory_space
     }
 
-    /// The offset tables.
-    pub const fn plan(&self) -> &Plan {
-        &self.plan
+    /// `true` when offsets come from digit tables; `false` when the
+    /// layout's constant [`Plan`] walks the tile levels.
+    pub const fn has_digit_tables(&self) -> bool {
+        self.general.is_none()
     }
 
     /// The canonical text.
     pub const fn text(&self) -> &'static str {
         self.text
+    }
+
+    /// The stride of digit `j` of dimension `d` (0 past the digits): what
+    /// the item form of a layout with `?` dims reads at run time. Not a
+    /// stable API.
+    #[doc(hidden)]
+    #[inline(always)]
+    pub const fn __stride(&self, d: usize, j: usize) -> usize {
+        if d < R && j < STATIC_DIGITS {
+            self.digits[d].stride[j] as usize
+        } else {
+            0
+        }
+    }
+
+    /// The digit bases of dimension `d`, ascending. Not a stable API (used
+    /// to generate code).
+    #[doc(hidden)]
+    pub const fn __bases(&self, d: usize) -> &[u64] {
+        if d < R {
+            sub(&self.digits[d].base, 0, self.digits[d].len as usize)
+        } else {
+            &[]
+        }
+    }
+}
+
+impl StaticLayout<0> {
+    /// The digit bases of each dimension of a shape (bases ascending, and
+    /// their number), with its `?` dims keeping every digit, as
+    /// [`Unresolved::resolve`] plans them: what the item form's code for a
+    /// layout with `?` dims is generated from. Not a stable API.
+    #[doc(hidden)]
+    pub const fn __digit_bases(
+        shape: &ArrayShape,
+    ) -> Result<[([u64; STATIC_DIGITS], usize); MAX_RANK], Error> {
+        let ones = [1u64; MAX_RANK];
+        let resolved = tri!(shape.with_extents(sub(&ones, 0, shape.unbounded_count())));
+        let raw = &resolved.raw;
+        let t = tri!(tiling(raw, raw.layout.tile_count as usize));
+        let mut limits = [0u64; MAX_RANK];
+        let mut keep = 0u32;
+        let mut i = 0;
+        while i < raw.rank as usize {
+            limits[i] = match raw.dims[i].layout_size() {
+                Some(n) => n,
+                None => 0,
+            };
+            if matches!(shape.raw.dims[i], Dim::Unbounded) && i < 32 {
+                keep |= 1 << i;
+            }
+            i += 1;
+        }
+        match digits::build::<STATIC_DIGITS>(raw, &t, &limits, keep) {
+            Ok((d, _)) => {
+                let mut out = [([0u64; STATIC_DIGITS], 0usize); MAX_RANK];
+                let mut i = 0;
+                while i < MAX_RANK {
+                    out[i] = (d[i].base, d[i].len as usize);
+                    i += 1;
+                }
+                Ok(out)
+            }
+            Err(why) => Err(Error::new(
+                ErrorKind::NoDigitTables,
+                Span::NONE,
+                [why as i64, STATIC_DIGITS as i64, 0],
+            )),
+        }
+    }
+}
+
+/// Every in-bounds index of a [`StaticLayout`] with its offset, in memory
+/// order: see [`StaticLayout::memory_order`].
+#[derive(Clone, Debug)]
+pub struct MemoryOrder<const R: usize> {
+    wheels: Odometer<{ MAX_RANK * STATIC_DIGITS }>,
+    layout: StaticLayout<R>,
+    /// For layouts without digit tables: the next slot to look at.
+    next_slot: usize,
+}
+
+impl<const R: usize> Iterator for MemoryOrder<R> {
+    type Item = ([usize; R], usize);
+
+    fn next(&mut self) -> Option<([usize; R], usize)> {
+        if self.layout.general.is_some() {
+            while self.next_slot < self.layout.tiled as usize {
+                let slot = self.next_slot;
+                self.next_slot += 1;
+                if let Some(i) = self.layout.index_of(slot) {
+                    return Some((i, slot));
+                }
+            }
+            return None;
+        }
+        let (x, offset) = self.wheels.next()?;
+        let mut out = [0usize; R];
+        for (o, v) in out.iter_mut().zip(x) {
+            *o = v as usize;
+        }
+        Some((out, offset as usize))
     }
 }
 
@@ -258,22 +495,15 @@ impl<const R: usize> StaticLayout<R> {
     #[doc(hidden)]
     pub const fn __stub() -> StaticLayout<R> {
         StaticLayout {
-            plan: Plan::from_parts(PlanParts {
-                perm: &[],
-                dims: &[],
-                limits: &[],
-                tile: &[],
-                tile_ends: &[],
-                prepend: &[],
-                len_before: &[],
-                final_dims: &[],
-                tiled_elements: 0,
-                allocated: 0,
-            }),
-            element_type: ElementType::F32,
-            element_bits: 32,
-            memory_space: 0,
+            digits: [DimDigits::EMPTY; R],
+            pow2: true,
+            general: None,
+            tiled: 0,
+            allocated: 0,
             size_in_bytes: 0,
+            element_bits: 32,
+            element_type: ElementType::F32,
+            memory_space: 0,
             text: "<invalid layout>",
         }
     }
@@ -323,7 +553,17 @@ impl<const R: usize, const U: usize> Unresolved<R, U> {
             i += 1;
         }
         let shape = tri!(self.shape.with_extents(&wide));
-        StaticLayout::from_shape(&shape, self.text)
+        // The `?` dims keep every digit, so that the digit structure is
+        // the same for every extent (the item form's code relies on it).
+        let mut keep = 0u32;
+        let mut i = 0;
+        while i < R && i < 32 {
+            if matches!(self.shape.raw.dims[i], Dim::Unbounded) {
+                keep |= 1 << i;
+            }
+            i += 1;
+        }
+        StaticLayout::build(&shape, self.text, None, keep)
     }
 }
 

@@ -115,10 +115,13 @@ impl<'a, T: Element, L: RankedLayout<R>, const R: usize> View<'a, T, L, R> {
             .map(move |i| &self.data[self.layout.offset_of(i)])
     }
 
-    /// `(index, element)` in memory order, skipping padding slots.
+    /// `(index, element)` in memory order, skipping padding slots (no
+    /// division per element; see [`StaticLayout::memory_order`]).
     pub fn iter_memory_order(&self) -> impl Iterator<Item = ([usize; R], &'a T)> + '_ {
-        let t = self.layout.tables();
-        (0..t.allocated_elements()).filter_map(move |o| t.index_of(o).map(|i| (i, &self.data[o])))
+        self.layout
+            .tables()
+            .memory_order()
+            .map(move |(i, o)| (i, &self.data[o]))
     }
 }
 

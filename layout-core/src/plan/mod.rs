@@ -8,13 +8,24 @@
 //! from an `ArrayShape` only, so its tables always describe a valid layout.
 
 use crate::base::error::{Error, ErrorKind, Span};
-use crate::base::konst::{copy_u64, copy_u8, sub, tri};
+use crate::base::konst::{copy_u64, sub, tri};
 use crate::base::limits::{
     COMBINE_ENTRY as COMBINE, MAX_PHYSICAL_RANK, MAX_RANK, MAX_TILES, MAX_TILE_ENTRIES,
 };
 use crate::model::array::ArrayShape;
 use crate::model::index::{Index, PhysicalShape};
-use crate::model::sizes::{layout_dims, tile_sizes, tiling, totals, Sizes};
+use crate::model::sizes::{layout_dims, tiling, totals};
+
+pub(crate) mod digits;
+
+use digits::{DimDigits, PLAN_DIGITS};
+
+/// `Plan::mode`: no digit tables (the general walk).
+const GENERAL: u8 = 0;
+/// Digit tables whose bases are all powers of two (shifts and masks).
+const POW2: u8 = 1;
+/// Digit tables with other bases (divisions).
+const DIVIDE: u8 = 2;
 
 /// Precomputed offset tables of one array layout.
 ///
@@ -44,9 +55,9 @@ pub struct Plan {
     len_before: [u8; MAX_TILES],
     /// For each tile entry, the size of the working dim it covers.
     sizes: [u64; MAX_TILE_ENTRIES],
-    /// Element stride of each logical dimension, for untiled layouts (the
-    /// fast path of `offset_unchecked`).
-    strides: [u64; MAX_RANK],
+    /// The fast tables (see `digits`); unused when `mode` is `GENERAL`.
+    digits: [DimDigits<PLAN_DIGITS>; MAX_RANK],
+    mode: u8,
     final_dims: [u64; MAX_PHYSICAL_RANK],
     final_len: u8,
     tiled_elements: u64,
@@ -73,7 +84,8 @@ impl Plan {
             prepend: t.prepend,
             len_before: t.len_before,
             sizes: t.covered,
-            strides: [0; MAX_RANK],
+            digits: [DimDigits::EMPTY; MAX_RANK],
+            mode: GENERAL,
             final_dims: copy_u64(sub(&t.sizes.d, 0, t.sizes.len)),
             final_len: t.sizes.len as u8,
             tiled_elements: tiled,
@@ -89,8 +101,18 @@ impl Plan {
             };
             p += 1;
         }
-        plan.fill_strides();
+        if let Ok((digits, pow2)) = digits::build(raw, &t, &plan.limits, 0) {
+            plan.digits = digits;
+            plan.mode = if pow2 { POW2 } else { DIVIDE };
+        }
         Ok(plan)
+    }
+
+    /// `true` when offsets come from per-dimension digit tables (every
+    /// layout without `*` whose tile sizes nest); `false` for the general
+    /// walk through the tile levels.
+    pub const fn has_digit_tables(&self) -> bool {
+        self.mode != GENERAL
     }
 
     const fn tile_start(&self, level: usize) -> usize {
@@ -174,30 +196,17 @@ impl Plan {
         Ok(self.offset_unchecked(index))
     }
 
-    /// Strides of the untiled layout: the final shape is the permuted one.
-    const fn fill_strides(&mut self) {
-        if self.level_count > 0 {
-            return;
-        }
-        let mut acc: u64 = 1;
-        let mut p = self.rank as usize;
-        while p > 0 {
-            p -= 1;
-            self.strides[self.perm[p] as usize] = acc;
-            acc = acc.wrapping_mul(self.final_dims[p]);
-        }
-    }
-
     /// The element offset of an index already known to be in bounds (an
     /// out-of-bounds or short index gives an unspecified offset, never a
     /// panic).
+    #[inline]
     pub const fn offset_unchecked(&self, index: &[u64]) -> u64 {
-        if self.level_count == 0 {
-            // Untiled: a dot product with the strides.
+        if self.mode != GENERAL {
+            let pow2 = self.mode == POW2;
             let mut lin: u64 = 0;
             let mut d = 0;
             while d < self.rank as usize && d < index.len() {
-                lin = lin.wrapping_add(index[d].wrapping_mul(self.strides[d]));
+                lin = lin.wrapping_add(self.digits[d].offset(index[d], pow2));
                 d += 1;
             }
             return lin;
@@ -301,6 +310,16 @@ impl Plan {
     pub const fn index_of(&self, offset: u64) -> Option<Index> {
         if offset >= self.tiled_elements {
             return None;
+        }
+        if self.mode != GENERAL {
+            let n = self.rank as usize;
+            return match digits::inverse(&self.digits, n, offset, self.mode == POW2) {
+                Some(coords) => Some(Index {
+                    coords,
+                    len: n as u8,
+                }),
+                None => None,
+            };
         }
         let mut e = [0u64; MAX_PHYSICAL_RANK];
         let mut rest = offset;
@@ -440,56 +459,5 @@ impl Plan {
             self.tile_ends[levels - 1] as usize
         };
         &self.sizes[..entries]
-    }
-
-    /// Rebuilds a plan from [`Plan::parts`] (the covered sizes are
-    /// recomputed). Not a stable API: the `layout!` macro emits calls to it
-    /// with tables it computed, so the tables are trusted.
-    #[doc(hidden)]
-    pub const fn from_parts(p: PlanParts<'_>) -> Plan {
-        let mut plan = Plan {
-            rank: p.perm.len() as u8,
-            perm: copy_u8(p.perm),
-            dims: copy_u64(p.dims),
-            limits: copy_u64(p.limits),
-            level_count: p.tile_ends.len() as u8,
-            tile: [0; MAX_TILE_ENTRIES],
-            tile_ends: copy_u8(p.tile_ends),
-            prepend: copy_u8(p.prepend),
-            len_before: copy_u8(p.len_before),
-            sizes: [0; MAX_TILE_ENTRIES],
-            strides: [0; MAX_RANK],
-            final_dims: copy_u64(p.final_dims),
-            final_len: p.final_dims.len() as u8,
-            tiled_elements: p.tiled_elements,
-            allocated: p.allocated,
-        };
-        let mut i = 0;
-        while i < p.tile.len() && i < MAX_TILE_ENTRIES {
-            plan.tile[i] = p.tile[i];
-            i += 1;
-        }
-        // Replay the sizes each tile entry covers.
-        let mut w = Sizes {
-            d: [0; MAX_PHYSICAL_RANK],
-            len: plan.rank as usize,
-        };
-        let mut q = 0;
-        while q < plan.rank as usize {
-            w.d[q] = plan.dims[plan.perm[q] as usize];
-            q += 1;
-        }
-        let mut level = 0;
-        while level < plan.level_count as usize {
-            let first = plan.tile_start(level);
-            let end = plan.tile_ends[level] as usize;
-            let tile = sub(&plan.tile, first, end);
-            if tile_sizes(&mut w, tile, &mut plan.sizes, first).is_err() {
-                break;
-            }
-            level += 1;
-        }
-        plan.fill_strides();
-        plan
     }
 }
