@@ -61,6 +61,20 @@ pub struct StaticLayout<const R: usize> {
     text: &'static str,
 }
 
+/// The panic of [`StaticLayout::offset`], out of line so that the offset
+/// itself stays small enough to inline.
+#[cold]
+#[inline(never)]
+#[track_caller]
+const fn out_of_bounds(index: &[usize], dims: &[usize]) -> ! {
+    let mut msg = Message::new();
+    msg.push("layout index ");
+    msg.push_list(index);
+    msg.push(" is out of bounds for the dimensions ");
+    msg.push_list(dims);
+    panic!("{}", msg.as_str());
+}
+
 /// Most digits per dimension in a [`StaticLayout`].
 const STATIC_DIGITS: usize = 4;
 
@@ -185,22 +199,17 @@ impl<const R: usize> StaticLayout<R> {
     ///
     /// If a coordinate is out of bounds, with the index and the dimensions
     /// in the message (in `const` evaluation this is a compile error).
-    #[inline]
+    #[inline(always)]
     #[track_caller]
     pub const fn offset(&self, index: [usize; R]) -> usize {
         if !self.in_bounds(index) {
-            let mut msg = Message::new();
-            msg.push("layout index ");
-            msg.push_list(&index);
-            msg.push(" is out of bounds for the dimensions ");
-            msg.push_list(&self.dims());
-            panic!("{}", msg.as_str());
+            out_of_bounds(&index, &self.dims());
         }
         self.offset_unchecked(index)
     }
 
     /// The element offset of `index`, or `None` if it is out of bounds.
-    #[inline]
+    #[inline(always)]
     pub const fn checked_offset(&self, index: [usize; R]) -> Option<usize> {
         if !self.in_bounds(index) {
             return None;
@@ -291,7 +300,7 @@ impl<const R: usize> StaticLayout<R> {
     }
 
     /// `true` if every coordinate of `index` is in bounds.
-    #[inline]
+    #[inline(always)]
     pub const fn in_bounds(&self, index: [usize; R]) -> bool {
         let mut i = 0;
         while i < R {
