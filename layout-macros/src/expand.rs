@@ -7,6 +7,7 @@ use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use crate::ast::{Form, Input, Item};
+use crate::attrs::gates;
 use crate::codegen::offset_body;
 use crate::valid::{check, stub_layout, stub_rank, Valid};
 
@@ -49,15 +50,20 @@ fn expand_item(krate: &TokenStream, item: &Item) -> TokenStream {
         name,
         spec,
     } = item;
-    let (rank, layout, body, extra, doc) = match check(spec) {
+    // `cfg` (also inside `cfg_attr`) gates every item generated for the
+    // type; everything else the user wrote goes on the struct only.
+    let gates = gates(attrs);
+    let (rank, layout, body, assert, error, doc) = match check(spec) {
         Ok(v) if v.unbounded > 0 => return dynamic_item(krate, item, &v),
         Ok(v) => {
             let doc = format!("The XLA layout `{}`.", v.canonical);
+            let fits = fits_assert(&v);
             (
                 v.rank,
                 layout_expr(krate, &v),
                 offset_body(&v),
-                fits_assert(&v),
+                quote!(#(#gates)* #fits),
+                TokenStream::new(),
                 doc,
             )
         }
@@ -70,6 +76,7 @@ fn expand_item(krate: &TokenStream, item: &Item) -> TokenStream {
                     let _ = index;
                     0
                 }),
+                TokenStream::new(),
                 e.to_compile_error(),
                 String::from("An invalid XLA layout (see the compile error)."),
             )
@@ -82,7 +89,9 @@ fn expand_item(krate: &TokenStream, item: &Item) -> TokenStream {
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
         #vis struct #name;
 
-        #[allow(dead_code)]
+        // The user's `#[deprecated]` is for the user's uses, not these.
+        #(#gates)*
+        #[allow(dead_code, deprecated)]
         impl #name {
             /// The layout's tables, computed when the macro expanded.
             pub const LAYOUT: #krate::StaticLayout<#rank> = #layout;
@@ -108,6 +117,8 @@ fn expand_item(krate: &TokenStream, item: &Item) -> TokenStream {
             pub const fn offset(index: [usize; #rank]) -> usize #body
         }
 
+        #(#gates)*
+        #[allow(deprecated)]
         impl #krate::StaticShape<#rank> for #name {
             const LAYOUT: #krate::StaticLayout<#rank> = #name::LAYOUT;
 
@@ -117,7 +128,10 @@ fn expand_item(krate: &TokenStream, item: &Item) -> TokenStream {
             }
         }
 
-        #extra
+        #assert
+
+        // Not gated: an invalid layout is an error in every configuration.
+        #error
     }
 }
 
@@ -230,6 +244,7 @@ fn dynamic_item(krate: &TokenStream, item: &Item, v: &Valid) -> TokenStream {
     let Item {
         attrs, vis, name, ..
     } = item;
+    let gates = gates(attrs);
     let (rank, u) = (v.rank, v.unbounded);
     let unresolved = unresolved_expr(krate, v);
     let doc = format!(
@@ -245,7 +260,8 @@ fn dynamic_item(krate: &TokenStream, item: &Item, v: &Valid) -> TokenStream {
             layout: #krate::StaticLayout<#rank>,
         }
 
-        #[allow(dead_code)]
+        #(#gates)*
+        #[allow(dead_code, deprecated)]
         impl #name {
             /// The layout before its `?` dimensions are sized.
             pub const UNRESOLVED: #krate::Unresolved<#rank, #u> = #unresolved;
@@ -281,6 +297,8 @@ fn dynamic_item(krate: &TokenStream, item: &Item, v: &Valid) -> TokenStream {
             }
         }
 
+        #(#gates)*
+        #[allow(deprecated)]
         impl #krate::RankedLayout<#rank> for #name {
             #[inline]
             fn offset_of(&self, index: [usize; #rank]) -> usize {

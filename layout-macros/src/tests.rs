@@ -26,6 +26,105 @@ fn invalid_layout_emits_error_and_stub() {
     assert!(out.contains("__stub"), "{out}");
 }
 
+/// The attribute lines (`#[..]`, doc comments aside) in front of each
+/// generated item whose header line contains `header`.
+fn attributes_before(out: &str, header: &str) -> Vec<Vec<String>> {
+    let mut found = Vec::new();
+    let mut pending = Vec::new();
+    for line in out.lines() {
+        let line = line.trim();
+        if line.starts_with("#[") {
+            if !line.starts_with("#[doc") {
+                pending.push(line.to_string());
+            }
+            continue;
+        }
+        if line.contains(header) {
+            found.push(std::mem::take(&mut pending));
+        }
+        pending.clear();
+    }
+    found
+}
+
+#[test]
+fn cfg_gates_every_generated_item() {
+    let out = expand_pretty(
+        "#[cfg(any())] #[cfg_attr(all(), derive(PartialEq), cfg(unix))] pub type A = f32[3,5];",
+    );
+    let cfg = "#[cfg(any())]".to_string();
+    let nested = "#[cfg_attr(all(), cfg(unix))]".to_string();
+    for header in [
+        "pub struct A",
+        "impl A",
+        "StaticShape<2usize> for A",
+        "const _",
+    ] {
+        let attrs = attributes_before(&out, header);
+        assert_eq!(attrs.len(), 1, "{header}: {out}");
+        assert!(attrs[0].contains(&cfg), "{header}: {:?}", attrs[0]);
+        if header != "pub struct A" {
+            // The derive stays on the struct; only the `cfg` part repeats.
+            assert!(attrs[0].contains(&nested), "{header}: {:?}", attrs[0]);
+            assert!(
+                !attrs[0].iter().any(|a| a.contains("PartialEq")),
+                "{header}"
+            );
+        }
+    }
+}
+
+#[test]
+fn only_conditions_leave_the_struct() {
+    let out = expand_pretty(
+        "/// Docs.\n#[deprecated] #[must_use] #[expect(dead_code)] #[cfg_attr(test, allow(unused))] #[repr(C)]\npub type A = f32[3,5];",
+    );
+    let on_struct = attributes_before(&out, "pub struct A");
+    for attr in [
+        "#[deprecated]",
+        "#[must_use]",
+        "#[expect(dead_code)]",
+        "#[repr(C)]",
+    ] {
+        assert!(
+            on_struct[0].iter().any(|a| a == attr),
+            "{attr}: {on_struct:?}"
+        );
+    }
+    for header in ["impl A", "StaticShape<2usize> for A"] {
+        let attrs = &attributes_before(&out, header)[0];
+        assert!(
+            attrs.iter().all(|a| a.starts_with("#[allow(")),
+            "{header}: {attrs:?}"
+        );
+        assert!(
+            attrs.iter().any(|a| a.contains("deprecated")),
+            "{header}: {attrs:?}"
+        );
+    }
+    assert!(attributes_before(&out, "const _")[0].is_empty(), "{out}");
+    let dynamic = expand_pretty("#[cfg(any())] #[deprecated] pub type D = f32[?,8];");
+    for header in ["pub struct D", "impl D", "RankedLayout<2usize> for D"] {
+        let attrs = &attributes_before(&dynamic, header)[0];
+        assert!(
+            attrs.contains(&"#[cfg(any())]".to_string()),
+            "{header}: {dynamic}"
+        );
+    }
+}
+
+#[test]
+fn compile_errors_are_not_configured_away() {
+    let out = expand_pretty("#[cfg(any())] pub type Bad = f32[2,3]{1,0:T(2,*)};");
+    let lines: Vec<&str> = out.lines().collect();
+    let error = lines
+        .iter()
+        .position(|l| l.contains("compile_error"))
+        .expect("error");
+    // The error is an item of its own, not behind the type's `cfg`.
+    assert!(!lines[error - 1].starts_with("#["), "{out}");
+}
+
 // ---------------------------------------------------------------------------
 // Expansion snapshots: `tests/snapshots/<name>.txt` hold the readable
 // expansion of representative invocations; `UPDATE_SNAPSHOTS=1 cargo test -p
@@ -284,10 +383,26 @@ const SNAPSHOTS: &[(&str, &str)] = &[
         "string_literal",
         "\"bf16[8, 128]{1,0 : T(8,128)(2,1) /* dump */}\"",
     ),
+    (
+        "item_attributes",
+        "/// Only on 64-bit targets.\n\
+         #[cfg(target_pointer_width = \"64\")]\n\
+         #[cfg_attr(test, derive(serde::Serialize), cfg(unix))]\n\
+         #[deprecated = \"use Rows\"]\n\
+         pub type Old = f32[4,8]{1,0};",
+    ),
+    (
+        "dynamic_item_attributes",
+        "#[cfg(feature = \"dyn\")] #[must_use] pub type Batch = f32[?,8]{1,0};",
+    ),
     ("invalid_expression", "f32[2,3]{2,0}"),
     (
         "invalid_item",
         "pub type Bad = f32[2,3]{1,0:T(2,*)}; pub type Good = u8[2];",
+    ),
+    (
+        "invalid_item_with_cfg",
+        "#[cfg(any())] pub type Bad = f32[2,3]{1,0:T(2,*)};",
     ),
 ];
 
