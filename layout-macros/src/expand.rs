@@ -9,7 +9,7 @@ use quote::{format_ident, quote};
 use crate::ast::{Form, Input, Item};
 use crate::attrs::gates;
 use crate::codegen::offset_body;
-use crate::valid::{check, stub_layout, stub_rank, Valid};
+use crate::valid::{check, stub_expr, stub_layout, stub_shape, Valid};
 
 pub fn expand(input: Input) -> TokenStream {
     let krate = &input.krate;
@@ -35,7 +35,7 @@ pub fn expand(input: Input) -> TokenStream {
             }
             Err(e) => {
                 let errors = e.to_compile_error();
-                let stub = stub_layout(krate, stub_rank(spec));
+                let stub = stub_expr(krate, spec);
                 quote! {{ #errors #stub }}
             }
         },
@@ -54,7 +54,15 @@ fn expand_item(krate: &TokenStream, item: &Item) -> TokenStream {
     // type; everything else the user wrote goes on the struct only.
     let gates = gates(attrs);
     let (rank, layout, body, assert, error, doc) = match check(spec) {
-        Ok(v) if v.unbounded > 0 => return dynamic_item(krate, item, &v),
+        Ok(v) if v.unbounded > 0 => {
+            let doc = format!(
+                "The XLA layout `{}`; its {} `?` dimension(s) are sized by `new`.",
+                v.canonical, v.unbounded
+            );
+            let unresolved = unresolved_expr(krate, &v);
+            let shape = (v.rank, v.unbounded);
+            return dynamic_item(krate, item, shape, &unresolved, &doc, &TokenStream::new());
+        }
         Ok(v) => {
             let doc = format!("The XLA layout `{}`.", v.canonical);
             let fits = fits_assert(&v);
@@ -68,7 +76,15 @@ fn expand_item(krate: &TokenStream, item: &Item) -> TokenStream {
             )
         }
         Err(e) => {
-            let rank = stub_rank(spec);
+            let (rank, unbounded) = stub_shape(spec);
+            if unbounded > 0 {
+                // A stub with `new` and `offset`, as the valid type has.
+                let doc = "An invalid XLA layout (see the compile error).";
+                let unresolved = stub_expr(krate, spec);
+                let error = e.to_compile_error();
+                let shape = (rank, unbounded);
+                return dynamic_item(krate, item, shape, &unresolved, doc, &error);
+            }
             (
                 rank,
                 stub_layout(krate, rank),
@@ -239,18 +255,21 @@ fn unresolved_expr(krate: &TokenStream, v: &Valid) -> TokenStream {
 }
 
 /// The item form of a shape with `?` dims: a small struct holding the
-/// layout planned for the extents given to `new`.
-fn dynamic_item(krate: &TokenStream, item: &Item, v: &Valid) -> TokenStream {
+/// layout planned for the extents given to `new`. `shape` is the rank and
+/// the number of `?` dims; `error` the compile error, for a stub.
+fn dynamic_item(
+    krate: &TokenStream,
+    item: &Item,
+    shape: (usize, usize),
+    unresolved: &TokenStream,
+    doc: &str,
+    error: &TokenStream,
+) -> TokenStream {
     let Item {
         attrs, vis, name, ..
     } = item;
     let gates = gates(attrs);
-    let (rank, u) = (v.rank, v.unbounded);
-    let unresolved = unresolved_expr(krate, v);
-    let doc = format!(
-        "The XLA layout `{}`; its {u} `?` dimension(s) are sized by `new`.",
-        v.canonical
-    );
+    let (rank, u) = shape;
     quote! {
         #(#attrs)*
         #[doc = ""]
@@ -309,5 +328,7 @@ fn dynamic_item(krate: &TokenStream, item: &Item, v: &Valid) -> TokenStream {
                 &self.layout
             }
         }
+
+        #error
     }
 }

@@ -14,6 +14,7 @@ mod ast;
 mod attrs;
 mod codegen;
 mod expand;
+mod suggest;
 mod valid;
 
 use proc_macro::TokenStream;

@@ -20,6 +20,83 @@ fn expression_form_emits_tables() {
 }
 
 #[test]
+fn string_literal_errors_name_the_spot() {
+    use crate::valid::literal_spot;
+    use layout_core::Span;
+    let text = "f32[2,3]{1,0:T(2,*)}";
+    assert_eq!(
+        literal_spot(text, Span::new(17, 18)),
+        "at `*` (byte 17 of the literal)"
+    );
+    // An empty span: the token that starts there.
+    assert_eq!(
+        literal_spot(text, Span::new(13, 13)),
+        "at `T` (byte 13 of the literal)"
+    );
+    assert_eq!(
+        literal_spot(text, Span::new(0, 0)),
+        format!("in `{text}` (the whole literal)")
+    );
+    assert_eq!(
+        literal_spot("f32[2", Span::new(5, 5)),
+        "at the end of the literal"
+    );
+    assert_eq!(literal_spot("", Span::new(0, 0)), "the literal is empty");
+    // A span past the text or inside a character never panics.
+    assert_eq!(
+        literal_spot("f32", Span::new(1, 9)),
+        "at `32` (byte 1 of the literal)"
+    );
+    assert_eq!(
+        literal_spot("é[", Span::new(1, 2)),
+        "at `` (byte 1 of the literal)"
+    );
+}
+
+/// Every rejected string, as a string literal: the message quotes the part
+/// of the literal it is about (or says it is at the end, or everywhere).
+#[test]
+fn every_literal_error_names_its_spot() {
+    let data = include_str!("../../tests/data/xla_vectors.jsonl");
+    let mut checked = 0;
+    for line in data.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).expect("JSON line");
+        let input = v["input"].as_str().expect("input");
+        let out = expand_str(&format!("{input:?}"));
+        if !out.contains("compile_error") {
+            continue;
+        }
+        let errors = out.matches("compile_error").count();
+        let notes = out.matches("\\nnote: at `").count()
+            + out.matches("\\nnote: at the end of the literal").count()
+            + out.matches("(the whole literal)").count()
+            + out.matches("\\nnote: the literal is empty").count();
+        assert_eq!(notes, errors, "{input}: {out}");
+        checked += 1;
+    }
+    assert!(checked > 1000, "{checked}");
+}
+
+#[test]
+fn rank_hints_of_literals_that_do_not_parse() {
+    for (src, rank) in [
+        ("\"f32[3,5\"", 2),
+        ("\"f32[3,5]{1,0\"", 2),
+        ("\"f32[]{\"", 0),
+        ("\"f32[ ]x\"", 0),
+        ("\"f32[1,2,3\"", 3),
+        ("\"f32\"", 0),
+    ] {
+        let tokens: TokenStream = src.parse().expect("tokens");
+        let input: Input = syn::parse2(tokens).expect("invocation");
+        let crate::ast::Form::Expr(spec) = input.form else {
+            panic!("{src}");
+        };
+        assert_eq!(spec.rank_hint, rank, "{src}");
+    }
+}
+
+#[test]
 fn invalid_layout_emits_error_and_stub() {
     let out = expand_str("f32[2,3]{2,0}");
     assert!(out.contains("compile_error"), "{out}");
@@ -202,8 +279,8 @@ fn pretty(ts: TokenStream) -> String {
 
 /// Words after which a path or a bracket keeps its space.
 const KEYWORDS: &[&str] = &[
-    "as", "const", "dyn", "fn", "for", "impl", "in", "let", "mut", "pub", "return", "static",
-    "type", "where",
+    "as", "const", "dyn", "fn", "for", "impl", "in", "let", "match", "mut", "pub", "return",
+    "static", "type", "where",
 ];
 
 struct Printer {
@@ -396,6 +473,12 @@ const SNAPSHOTS: &[(&str, &str)] = &[
         "#[cfg(feature = \"dyn\")] #[must_use] pub type Batch = f32[?,8]{1,0};",
     ),
     ("invalid_expression", "f32[2,3]{2,0}"),
+    ("invalid_string_literal", "\"f32[3,5\""),
+    ("invalid_dynamic_expression", "f32[?,5]{2,0}"),
+    (
+        "invalid_dynamic_item",
+        "pub type Bad = f32[?,5]{1,0:T(2,*)};",
+    ),
     (
         "invalid_item",
         "pub type Bad = f32[2,3]{1,0:T(2,*)}; pub type Good = u8[2];",
