@@ -19,6 +19,13 @@ layout! {
     pub type Batch = bf16[?,128]{1,0:T(8,128)(2,1)};
     #[cfg(not(all()))]
     pub type Absent = f32[3];
+
+    /// One name, a layout per configuration: only one of them exists.
+    #[cfg(target_endian = "little")]
+    pub type PerTarget = u8[8,128]{1,0:T(8,128)};
+    /// One name, a layout per configuration: only one of them exists.
+    #[cfg(not(target_endian = "little"))]
+    pub type PerTarget = u8[8,128]{0,1};
 }
 
 #[test]
@@ -29,4 +36,11 @@ fn attributed_types_work() {
     let b = Batch::new([3]).unwrap();
     assert_eq!(b.offset_of([0, 1]), 2);
     assert_eq!(Tiled::SIZE_IN_BYTES, Rows::SIZE_IN_BYTES);
+}
+
+#[test]
+fn one_name_per_configuration() {
+    let row_major = cfg!(target_endian = "little");
+    assert_eq!(PerTarget::offset([1, 0]) == 128, row_major);
+    assert_eq!(<PerTarget as StaticShape<2>>::DIMS, [8, 128]);
 }

@@ -11,6 +11,25 @@ use proc_macro2::{Delimiter, TokenStream, TokenTree};
 use quote::quote;
 use syn::Attribute;
 
+/// Whether the user deprecated the type (possibly through `cfg_attr`):
+/// then the generated impls, which name it, allow `deprecated`. Only then,
+/// so that a crate that forbids the lint is not refused an `allow` for
+/// nothing.
+pub fn deprecated(attrs: &[Attribute]) -> bool {
+    fn names_it(tokens: TokenStream) -> bool {
+        tokens.into_iter().any(|t| match t {
+            TokenTree::Ident(i) => i == "deprecated",
+            TokenTree::Group(g) => names_it(g.stream()),
+            _ => false,
+        })
+    }
+    attrs.iter().any(|attr| {
+        attr.path().is_ident("deprecated")
+            || matches!(&attr.meta, syn::Meta::List(list)
+                if list.path.is_ident("cfg_attr") && names_it(list.tokens.clone()))
+    })
+}
+
 /// The attributes that gate every item generated for the type.
 pub fn gates(attrs: &[Attribute]) -> Vec<TokenStream> {
     attrs

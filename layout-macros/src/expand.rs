@@ -7,7 +7,7 @@ use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use crate::ast::{Form, Input, Item};
-use crate::attrs::gates;
+use crate::attrs::{deprecated, gates};
 use crate::codegen::offset_body;
 use crate::valid::{check, stub_expr, stub_layout, stub_shape, Valid};
 
@@ -53,6 +53,7 @@ fn expand_item(krate: &TokenStream, item: &Item) -> TokenStream {
     // `cfg` (also inside `cfg_attr`) gates every item generated for the
     // type; everything else the user wrote goes on the struct only.
     let gates = gates(attrs);
+    let allow_deprecated = allow_deprecated(attrs);
     let (rank, layout, body, assert, error, doc) = match check(spec) {
         Ok(v) if v.unbounded > 0 => {
             let doc = format!(
@@ -105,9 +106,9 @@ fn expand_item(krate: &TokenStream, item: &Item) -> TokenStream {
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
         #vis struct #name;
 
-        // The user's `#[deprecated]` is for the user's uses, not these.
         #(#gates)*
-        #[allow(dead_code, deprecated)]
+        #[allow(dead_code)]
+        #allow_deprecated
         impl #name {
             /// The layout's tables, computed when the macro expanded.
             pub const LAYOUT: #krate::StaticLayout<#rank> = #layout;
@@ -134,7 +135,7 @@ fn expand_item(krate: &TokenStream, item: &Item) -> TokenStream {
         }
 
         #(#gates)*
-        #[allow(deprecated)]
+        #allow_deprecated
         impl #krate::StaticShape<#rank> for #name {
             const LAYOUT: #krate::StaticLayout<#rank> = #name::LAYOUT;
 
@@ -148,6 +149,16 @@ fn expand_item(krate: &TokenStream, item: &Item) -> TokenStream {
 
         // Not gated: an invalid layout is an error in every configuration.
         #error
+    }
+}
+
+/// `#[allow(deprecated)]` for generated impls that name a type the user
+/// deprecated: the deprecation is for the user's uses, not these.
+fn allow_deprecated(attrs: &[syn::Attribute]) -> TokenStream {
+    if deprecated(attrs) {
+        quote!(#[allow(deprecated)])
+    } else {
+        TokenStream::new()
     }
 }
 
@@ -269,6 +280,7 @@ fn dynamic_item(
         attrs, vis, name, ..
     } = item;
     let gates = gates(attrs);
+    let allow_deprecated = allow_deprecated(attrs);
     let (rank, u) = shape;
     quote! {
         #(#attrs)*
@@ -280,7 +292,8 @@ fn dynamic_item(
         }
 
         #(#gates)*
-        #[allow(dead_code, deprecated)]
+        #[allow(dead_code)]
+        #allow_deprecated
         impl #name {
             /// The layout before its `?` dimensions are sized.
             pub const UNRESOLVED: #krate::Unresolved<#rank, #u> = #unresolved;
@@ -317,7 +330,7 @@ fn dynamic_item(
         }
 
         #(#gates)*
-        #[allow(deprecated)]
+        #allow_deprecated
         impl #krate::RankedLayout<#rank> for #name {
             #[inline]
             fn offset_of(&self, index: [usize; #rank]) -> usize {
