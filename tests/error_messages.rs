@@ -83,3 +83,21 @@ fn closest_element_types() {
         assert_eq!(ElementType::closest(t.name()), Some(t));
     }
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 512, ..Default::default() })]
+
+    /// Any name, any rank: no panic, and a guess is always a real type
+    /// whose name is close to the input (ignoring letter case) or an alias.
+    #[test]
+    fn hints_never_panic(name in "\\PC{0,40}", rank in 0usize..200) {
+        if let Some(t) = ElementType::closest(&name) {
+            proptest::prop_assert!(ALL_ELEMENT_TYPES.contains(&t));
+            proptest::prop_assert!(name.len() <= 32, "{name}");
+        }
+        let e = Error::new(ErrorKind::MinorToMajorLength, Span::NONE, [1, 2, 0]);
+        let help = e.help_for(rank).unwrap().to_string();
+        let example = format!("is row-major for rank {rank}");
+        proptest::prop_assert!(help.ends_with(&example), "{help}");
+    }
+}

@@ -97,6 +97,14 @@ fn rank_hints_of_literals_that_do_not_parse() {
 }
 
 #[test]
+fn options_are_checked_after_a_syntax_error() {
+    let out = expand_str("f33[2,3], paded = [3, 5]");
+    assert_eq!(out.matches("compile_error").count(), 2, "{out}");
+    assert!(out.contains("did you mean `f32`?"), "{out}");
+    assert!(out.contains("did you mean `padded`?"), "{out}");
+}
+
+#[test]
 fn invalid_layout_emits_error_and_stub() {
     let out = expand_str("f32[2,3]{2,0}");
     assert!(out.contains("compile_error"), "{out}");

@@ -31,7 +31,14 @@ pub fn check(spec: &Spec) -> Result<Valid, syn::Error> {
     let text = &spec.text;
     let raw = match parse_array_unvalidated(&text.text) {
         Ok(s) => s,
-        Err(e) => return Err(error_at(text, &e, spec.rank_hint)),
+        Err(e) => {
+            // The options are separate tokens: report their problems too.
+            let mut all = error_at(text, &e, spec.rank_hint);
+            if let Err(more) = check_options(&spec.options) {
+                all.combine(more);
+            }
+            return Err(all);
+        }
     };
     // For help lines that show an example of the user's rank.
     let rank = raw.rank();
