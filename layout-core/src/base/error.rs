@@ -377,7 +377,9 @@ impl Error {
         }
     }
 
-    /// A hint on how to fix the problem, where one helps.
+    /// A hint on how to fix the problem, where one helps. Its examples are
+    /// fixed (the `minor_to_major` one is for rank 2); where the shape's
+    /// rank is known, [`Error::help_for`] shows one for that rank.
     pub const fn help(&self) -> Option<&'static str> {
         use ErrorKind::*;
         Some(match self.kind {
