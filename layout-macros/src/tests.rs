@@ -26,12 +26,16 @@ fn string_literal_errors_name_the_spot() {
     let text = "f32[2,3]{1,0:T(2,*)}";
     assert_eq!(
         literal_spot(text, Span::new(17, 18)),
-        "at `*` (byte 17 of the literal)"
+        "at `*` (byte 17 of the literal)\n  f32[2,3]{1,0:T(2,*)}\n                   ^"
     );
     // An empty span: the token that starts there.
     assert_eq!(
         literal_spot(text, Span::new(13, 13)),
-        "at `T` (byte 13 of the literal)"
+        "at `T` (byte 13 of the literal)\n  f32[2,3]{1,0:T(2,*)}\n               ^"
+    );
+    assert_eq!(
+        literal_spot("bf16x[2]", Span::new(0, 5)),
+        "at `bf16x` (byte 0 of the literal)\n  bf16x[2]\n  ^^^^^"
     );
     assert_eq!(
         literal_spot(text, Span::new(0, 0)),
@@ -39,16 +43,25 @@ fn string_literal_errors_name_the_spot() {
     );
     assert_eq!(
         literal_spot("f32[2", Span::new(5, 5)),
-        "at the end of the literal"
+        "at the end of the literal\n  f32[2\n       ^"
     );
     assert_eq!(literal_spot("", Span::new(0, 0)), "the literal is empty");
+    // No caret line where bytes are not columns (tabs, newlines, non-ASCII).
+    assert_eq!(
+        literal_spot("f32[2]\t{x}", Span::new(8, 9)),
+        "at `x` (byte 8 of the literal)"
+    );
+    assert_eq!(
+        literal_spot("f32[2]{0:T(\u{e9})}", Span::new(11, 13)),
+        "at `\u{e9}` (byte 11 of the literal)"
+    );
     // A span past the text or inside a character never panics.
     assert_eq!(
         literal_spot("f32", Span::new(1, 9)),
-        "at `32` (byte 1 of the literal)"
+        "at `32` (byte 1 of the literal)\n  f32\n   ^^"
     );
     assert_eq!(
-        literal_spot("é[", Span::new(1, 2)),
+        literal_spot("\u{e9}[", Span::new(1, 2)),
         "at `` (byte 1 of the literal)"
     );
 }

@@ -279,7 +279,7 @@ pub fn literal_spot(text: &str, range: TextSpan) -> String {
         return String::from("the literal is empty");
     }
     if r.start >= text.len() {
-        return String::from("at the end of the literal");
+        return format!("at the end of the literal{}", caret(text, text.len(), 1));
     }
     if range == TextSpan::NONE {
         return format!("in `{text}` (the whole literal)");
@@ -301,7 +301,22 @@ pub fn literal_spot(text: &str, range: TextSpan) -> String {
             &rest[..len]
         }
     };
-    format!("at `{quoted}` (byte {} of the literal)", r.start)
+    format!(
+        "at `{quoted}` (byte {} of the literal){}",
+        r.start,
+        caret(text, r.start, quoted.len())
+    )
+}
+
+/// The literal on a line of its own with `^` under `width` bytes from
+/// `start`: only for a short, one-line, printable ASCII literal, where
+/// bytes are columns. Empty otherwise.
+fn caret(text: &str, start: usize, width: usize) -> String {
+    let plain = text.len() <= 100 && text.bytes().all(|b| b.is_ascii_graphic() || b == b' ');
+    if !plain || width == 0 || start > text.len() {
+        return String::new();
+    }
+    format!("\n  {text}\n  {}{}", " ".repeat(start), "^".repeat(width))
 }
 
 /// The rank and number of `?` dims to use for stub code after an error:
