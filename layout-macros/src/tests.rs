@@ -110,6 +110,19 @@ fn rank_hints_of_literals_that_do_not_parse() {
 }
 
 #[test]
+fn letter_case_hints() {
+    for (src, hint) in [
+        ("f32[10,10]{1,0:D(c,C)}", "did you mean `C`?"),
+        ("f32[10,10]{1,0:l(2)}", "did you mean `L`?"),
+        ("F32[10]", "did you mean `f32`?"),
+        ("\"PRED[2]\"", "did you mean `pred`?"),
+    ] {
+        let out = expand_str(src);
+        assert!(out.contains(hint), "{src}: {out}");
+    }
+}
+
+#[test]
 fn options_are_checked_after_a_syntax_error() {
     let out = expand_str("f33[2,3], paded = [3, 5]");
     assert_eq!(out.matches("compile_error").count(), 2, "{out}");

@@ -205,6 +205,9 @@ fn help_line(e: &Error, found: &str, rank: usize) -> Option<String> {
     let close = match e.kind() {
         ErrorKind::UnknownElementType => ElementType::closest(found).map(ElementType::name),
         ErrorKind::UnknownAttribute => suggest::attribute(found),
+        ErrorKind::InvalidDimLevelType => ["D", "C", "S", "H"]
+            .into_iter()
+            .find(|level| level.eq_ignore_ascii_case(found)),
         _ => None,
     };
     match close {
