@@ -18,8 +18,9 @@ use std::path::{Path, PathBuf};
 /// ones before it.
 const CORE_LAYERS: &[&str] = &["base", "model", "text", "rules", "plan", "math"];
 
-/// layout-macros: tokens -> valid shape -> code.
-const MACRO_LAYERS: &[&str] = &["ast", "valid", "codegen", "expand"];
+/// layout-macros: close-name suggestions, then tokens -> valid shape ->
+/// code.
+const MACRO_LAYERS: &[&str] = &["suggest", "ast", "attrs", "valid", "codegen", "expand"];
 
 /// layout-cli: output and number formatting, HLO reading, the report model,
 /// renderers, then the commands.

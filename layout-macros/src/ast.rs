@@ -113,6 +113,7 @@ fn parse_spec(input: ParseStream, in_item: bool) -> syn::Result<Spec> {
         let lit: LitStr = input.parse()?;
         let value = lit.value();
         let len = value.len();
+        let rank_hint = literal_rank(&value);
         (
             Text {
                 text: value,
@@ -121,7 +122,7 @@ fn parse_spec(input: ParseStream, in_item: bool) -> syn::Result<Spec> {
                 literal: true,
                 alone_punct: false,
             },
-            0,
+            rank_hint,
         )
     } else {
         let mut tokens = Vec::new();
@@ -190,6 +191,21 @@ fn rank_of(tokens: &[TokenTree]) -> usize {
         }
     }
     0
+}
+
+/// Best effort for text that may not parse: the number of comma-separated
+/// entries after the first `[`, up to its `]` (or the end).
+fn literal_rank(text: &str) -> usize {
+    let Some(open) = text.find('[') else {
+        return 0;
+    };
+    let inside = &text[open + 1..];
+    let inside = &inside[..inside.find(']').unwrap_or(inside.len())];
+    if inside.trim().is_empty() {
+        0
+    } else {
+        inside.matches(',').count() + 1
+    }
 }
 
 /// Renders tokens as XLA text: a space only between two words (identifiers

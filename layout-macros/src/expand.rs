@@ -7,8 +7,9 @@ use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use crate::ast::{Form, Input, Item};
+use crate::attrs::{deprecated, gates};
 use crate::codegen::offset_body;
-use crate::valid::{check, stub_layout, stub_rank, Valid};
+use crate::valid::{check, stub_expr, stub_layout, stub_shape, Valid};
 
 pub fn expand(input: Input) -> TokenStream {
     let krate = &input.krate;
@@ -34,7 +35,7 @@ pub fn expand(input: Input) -> TokenStream {
             }
             Err(e) => {
                 let errors = e.to_compile_error();
-                let stub = stub_layout(krate, stub_rank(spec));
+                let stub = stub_expr(krate, spec);
                 quote! {{ #errors #stub }}
             }
         },
@@ -49,20 +50,48 @@ fn expand_item(krate: &TokenStream, item: &Item) -> TokenStream {
         name,
         spec,
     } = item;
-    let (rank, layout, body, extra, doc) = match check(spec) {
-        Ok(v) if v.unbounded > 0 => return dynamic_item(krate, item, &v),
+    // `cfg` (also inside `cfg_attr`) gates every item generated for the
+    // type; everything else the user wrote goes on the struct only.
+    let gates = gates(attrs);
+    let allow_deprecated = allow_deprecated(attrs);
+    let (rank, layout, body, assert, error, doc) = match check(spec) {
+        Ok(v) if v.unbounded > 0 => {
+            let doc = format!(
+                "The XLA layout `{}`; its {} `?` dimension(s) are sized by `new`.",
+                v.canonical, v.unbounded
+            );
+            let unresolved = unresolved_expr(krate, &v);
+            let shape = (v.rank, v.unbounded);
+            let body = dynamic_offset_body(&v);
+            let empty = TokenStream::new();
+            return dynamic_item(krate, item, shape, &unresolved, (&doc, &body), &empty);
+        }
         Ok(v) => {
             let doc = format!("The XLA layout `{}`.", v.canonical);
+            let fits = fits_assert(&v);
             (
                 v.rank,
                 layout_expr(krate, &v),
                 offset_body(&v),
-                fits_assert(&v),
+                quote!(#(#gates)* #fits),
+                TokenStream::new(),
                 doc,
             )
         }
         Err(e) => {
-            let rank = stub_rank(spec);
+            let (rank, unbounded) = stub_shape(spec);
+            if unbounded > 0 {
+                // A stub with `new` and `offset`, as the valid type has.
+                let doc = "An invalid XLA layout (see the compile error).";
+                let unresolved = stub_expr(krate, spec);
+                let error = e.to_compile_error();
+                let shape = (rank, unbounded);
+                let body = quote!({
+                    let _ = index;
+                    0
+                });
+                return dynamic_item(krate, item, shape, &unresolved, (doc, &body), &error);
+            }
             (
                 rank,
                 stub_layout(krate, rank),
@@ -70,6 +99,7 @@ fn expand_item(krate: &TokenStream, item: &Item) -> TokenStream {
                     let _ = index;
                     0
                 }),
+                TokenStream::new(),
                 e.to_compile_error(),
                 String::from("An invalid XLA layout (see the compile error)."),
             )
@@ -82,7 +112,9 @@ fn expand_item(krate: &TokenStream, item: &Item) -> TokenStream {
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
         #vis struct #name;
 
+        #(#gates)*
         #[allow(dead_code)]
+        #allow_deprecated
         impl #name {
             /// The layout's tables, computed when the macro expanded.
             pub const LAYOUT: #krate::StaticLayout<#rank> = #layout;
@@ -108,6 +140,8 @@ fn expand_item(krate: &TokenStream, item: &Item) -> TokenStream {
             pub const fn offset(index: [usize; #rank]) -> usize #body
         }
 
+        #(#gates)*
+        #allow_deprecated
         impl #krate::StaticShape<#rank> for #name {
             const LAYOUT: #krate::StaticLayout<#rank> = #name::LAYOUT;
 
@@ -117,7 +151,20 @@ fn expand_item(krate: &TokenStream, item: &Item) -> TokenStream {
             }
         }
 
-        #extra
+        #assert
+
+        // Not gated: an invalid layout is an error in every configuration.
+        #error
+    }
+}
+
+/// `#[allow(deprecated)]` for generated impls that name a type the user
+/// deprecated: the deprecation is for the user's uses, not these.
+fn allow_deprecated(attrs: &[syn::Attribute]) -> TokenStream {
+    if deprecated(attrs) {
+        quote!(#[allow(deprecated)])
+    } else {
+        TokenStream::new()
     }
 }
 
@@ -213,18 +260,22 @@ fn unresolved_expr(krate: &TokenStream, v: &Valid) -> TokenStream {
 }
 
 /// The item form of a shape with `?` dims: a small struct holding the
-/// layout planned for the extents given to `new`.
-fn dynamic_item(krate: &TokenStream, item: &Item, v: &Valid) -> TokenStream {
+/// layout planned for the extents given to `new`. `shape` is the rank and
+/// the number of `?` dims; `error` the compile error, for a stub.
+fn dynamic_item(
+    krate: &TokenStream,
+    item: &Item,
+    shape: (usize, usize),
+    unresolved: &TokenStream,
+    (doc, body): (&str, &TokenStream),
+    error: &TokenStream,
+) -> TokenStream {
     let Item {
         attrs, vis, name, ..
     } = item;
-    let (rank, u) = (v.rank, v.unbounded);
-    let unresolved = unresolved_expr(krate, v);
-    let body = dynamic_offset_body(v);
-    let doc = format!(
-        "The XLA layout `{}`; its {u} `?` dimension(s) are sized by `new`.",
-        v.canonical
-    );
+    let gates = gates(attrs);
+    let allow_deprecated = allow_deprecated(attrs);
+    let (rank, u) = shape;
     quote! {
         #(#attrs)*
         #[doc = ""]
@@ -234,7 +285,9 @@ fn dynamic_item(krate: &TokenStream, item: &Item, v: &Valid) -> TokenStream {
             layout: #krate::StaticLayout<#rank>,
         }
 
+        #(#gates)*
         #[allow(dead_code)]
+        #allow_deprecated
         impl #name {
             /// The layout before its `?` dimensions are sized.
             pub const UNRESOLVED: #krate::Unresolved<#rank, #u> = #unresolved;
@@ -267,6 +320,8 @@ fn dynamic_item(krate: &TokenStream, item: &Item, v: &Valid) -> TokenStream {
             }
         }
 
+        #(#gates)*
+        #allow_deprecated
         impl #krate::RankedLayout<#rank> for #name {
             #[inline]
             fn offset_of(&self, index: [usize; #rank]) -> usize {
@@ -277,6 +332,8 @@ fn dynamic_item(krate: &TokenStream, item: &Item, v: &Valid) -> TokenStream {
                 &self.layout
             }
         }
+
+        #error
     }
 }
 

@@ -6,12 +6,15 @@
 //! The macro is a pipeline in three files: `ast` (tokens -> invocation and
 //! shape text), `valid` (layout-core's own parser and validator, errors
 //! mapped back onto tokens), `expand` + `codegen` (tables and specialised
-//! offset code).
+//! offset code), with `attrs` sorting an item's attributes between the
+//! struct and the other generated items.
 #![forbid(unsafe_code)]
 
 mod ast;
+mod attrs;
 mod codegen;
 mod expand;
+mod suggest;
 mod valid;
 
 use proc_macro::TokenStream;

@@ -20,10 +20,220 @@ fn expression_form_emits_tables() {
 }
 
 #[test]
+fn string_literal_errors_name_the_spot() {
+    use crate::valid::literal_spot;
+    use layout_core::Span;
+    let text = "f32[2,3]{1,0:T(2,*)}";
+    assert_eq!(
+        literal_spot(text, Span::new(17, 18)),
+        "at `*` (byte 17 of the literal)\n  f32[2,3]{1,0:T(2,*)}\n                   ^"
+    );
+    // An empty span: the token that starts there.
+    assert_eq!(
+        literal_spot(text, Span::new(13, 13)),
+        "at `T` (byte 13 of the literal)\n  f32[2,3]{1,0:T(2,*)}\n               ^"
+    );
+    assert_eq!(
+        literal_spot("bf16x[2]", Span::new(0, 5)),
+        "at `bf16x` (byte 0 of the literal)\n  bf16x[2]\n  ^^^^^"
+    );
+    assert_eq!(
+        literal_spot(text, Span::new(0, 0)),
+        format!("in `{text}` (the whole literal)")
+    );
+    assert_eq!(
+        literal_spot("f32[2", Span::new(5, 5)),
+        "at the end of the literal\n  f32[2\n       ^"
+    );
+    assert_eq!(literal_spot("", Span::new(0, 0)), "the literal is empty");
+    // No caret line where bytes are not columns (tabs, newlines, non-ASCII).
+    assert_eq!(
+        literal_spot("f32[2]\t{x}", Span::new(8, 9)),
+        "at `x` (byte 8 of the literal)"
+    );
+    assert_eq!(
+        literal_spot("f32[2]{0:T(\u{e9})}", Span::new(11, 13)),
+        "at `\u{e9}` (byte 11 of the literal)"
+    );
+    // A span past the text or inside a character never panics.
+    assert_eq!(
+        literal_spot("f32", Span::new(1, 9)),
+        "at `32` (byte 1 of the literal)\n  f32\n   ^^"
+    );
+    assert_eq!(
+        literal_spot("\u{e9}[", Span::new(1, 2)),
+        "at `` (byte 1 of the literal)"
+    );
+}
+
+/// Every rejected string, as a string literal: the message quotes the part
+/// of the literal it is about (or says it is at the end, or everywhere).
+#[test]
+fn every_literal_error_names_its_spot() {
+    let data = include_str!("../../tests/data/xla_vectors.jsonl");
+    let mut checked = 0;
+    for line in data.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).expect("JSON line");
+        let input = v["input"].as_str().expect("input");
+        let out = expand_str(&format!("{input:?}"));
+        if !out.contains("compile_error") {
+            continue;
+        }
+        let errors = out.matches("compile_error").count();
+        let notes = out.matches("\\nnote: at `").count()
+            + out.matches("\\nnote: at the end of the literal").count()
+            + out.matches("(the whole literal)").count()
+            + out.matches("\\nnote: the literal is empty").count();
+        assert_eq!(notes, errors, "{input}: {out}");
+        checked += 1;
+    }
+    assert!(checked > 1000, "{checked}");
+}
+
+#[test]
+fn rank_hints_of_literals_that_do_not_parse() {
+    for (src, rank) in [
+        ("\"f32[3,5\"", 2),
+        ("\"f32[3,5]{1,0\"", 2),
+        ("\"f32[]{\"", 0),
+        ("\"f32[ ]x\"", 0),
+        ("\"f32[1,2,3\"", 3),
+        ("\"f32\"", 0),
+    ] {
+        let tokens: TokenStream = src.parse().expect("tokens");
+        let input: Input = syn::parse2(tokens).expect("invocation");
+        let crate::ast::Form::Expr(spec) = input.form else {
+            panic!("{src}");
+        };
+        assert_eq!(spec.rank_hint, rank, "{src}");
+    }
+}
+
+#[test]
+fn letter_case_hints() {
+    for (src, hint) in [
+        ("f32[10,10]{1,0:D(c,C)}", "did you mean `C`?"),
+        ("f32[10,10]{1,0:l(2)}", "did you mean `L`?"),
+        ("F32[10]", "did you mean `f32`?"),
+        ("\"PRED[2]\"", "did you mean `pred`?"),
+    ] {
+        let out = expand_str(src);
+        assert!(out.contains(hint), "{src}: {out}");
+    }
+}
+
+#[test]
+fn options_are_checked_after_a_syntax_error() {
+    let out = expand_str("f33[2,3], paded = [3, 5]");
+    assert_eq!(out.matches("compile_error").count(), 2, "{out}");
+    assert!(out.contains("did you mean `f32`?"), "{out}");
+    assert!(out.contains("did you mean `padded`?"), "{out}");
+}
+
+#[test]
 fn invalid_layout_emits_error_and_stub() {
     let out = expand_str("f32[2,3]{2,0}");
     assert!(out.contains("compile_error"), "{out}");
     assert!(out.contains("__stub"), "{out}");
+}
+
+/// The attribute lines (`#[..]`, doc comments aside) in front of each
+/// generated item whose header line contains `header`.
+fn attributes_before(out: &str, header: &str) -> Vec<Vec<String>> {
+    let mut found = Vec::new();
+    let mut pending = Vec::new();
+    for line in out.lines() {
+        let line = line.trim();
+        if line.starts_with("#[") {
+            if !line.starts_with("#[doc") {
+                pending.push(line.to_string());
+            }
+            continue;
+        }
+        if line.contains(header) {
+            found.push(std::mem::take(&mut pending));
+        }
+        pending.clear();
+    }
+    found
+}
+
+#[test]
+fn cfg_gates_every_generated_item() {
+    let out = expand_pretty(
+        "#[cfg(any())] #[cfg_attr(all(), derive(PartialEq), cfg(unix))] pub type A = f32[3,5];",
+    );
+    let cfg = "#[cfg(any())]".to_string();
+    let nested = "#[cfg_attr(all(), cfg(unix))]".to_string();
+    for header in [
+        "pub struct A",
+        "impl A",
+        "StaticShape<2usize> for A",
+        "const _:",
+    ] {
+        let attrs = attributes_before(&out, header);
+        assert_eq!(attrs.len(), 1, "{header}: {out}");
+        assert!(attrs[0].contains(&cfg), "{header}: {:?}", attrs[0]);
+        if header != "pub struct A" {
+            // The derive stays on the struct; only the `cfg` part repeats.
+            assert!(attrs[0].contains(&nested), "{header}: {:?}", attrs[0]);
+            assert!(
+                !attrs[0].iter().any(|a| a.contains("PartialEq")),
+                "{header}"
+            );
+        }
+    }
+}
+
+#[test]
+fn only_conditions_leave_the_struct() {
+    let out = expand_pretty(
+        "/// Docs.\n#[deprecated] #[must_use] #[expect(dead_code)] #[cfg_attr(test, allow(unused))] #[repr(C)]\npub type A = f32[3,5];",
+    );
+    let on_struct = attributes_before(&out, "pub struct A");
+    for attr in [
+        "#[deprecated]",
+        "#[must_use]",
+        "#[expect(dead_code)]",
+        "#[repr(C)]",
+    ] {
+        assert!(
+            on_struct[0].iter().any(|a| a == attr),
+            "{attr}: {on_struct:?}"
+        );
+    }
+    for header in ["impl A", "StaticShape<2usize> for A"] {
+        let attrs = &attributes_before(&out, header)[0];
+        assert!(
+            attrs.iter().all(|a| a.starts_with("#[allow(")),
+            "{header}: {attrs:?}"
+        );
+        assert!(
+            attrs.iter().any(|a| a.contains("deprecated")),
+            "{header}: {attrs:?}"
+        );
+    }
+    assert!(attributes_before(&out, "const _")[0].is_empty(), "{out}");
+    let dynamic = expand_pretty("#[cfg(any())] #[deprecated] pub type D = f32[?,8];");
+    for header in ["pub struct D", "impl D", "RankedLayout<2usize> for D"] {
+        let attrs = &attributes_before(&dynamic, header)[0];
+        assert!(
+            attrs.contains(&"#[cfg(any())]".to_string()),
+            "{header}: {dynamic}"
+        );
+    }
+}
+
+#[test]
+fn compile_errors_are_not_configured_away() {
+    let out = expand_pretty("#[cfg(any())] pub type Bad = f32[2,3]{1,0:T(2,*)};");
+    let lines: Vec<&str> = out.lines().collect();
+    let error = lines
+        .iter()
+        .position(|l| l.contains("compile_error"))
+        .expect("error");
+    // The error is an item of its own, not behind the type's `cfg`.
+    assert!(!lines[error - 1].starts_with("#["), "{out}");
 }
 
 // ---------------------------------------------------------------------------
@@ -103,8 +313,8 @@ fn pretty(ts: TokenStream) -> String {
 
 /// Words after which a path or a bracket keeps its space.
 const KEYWORDS: &[&str] = &[
-    "as", "const", "dyn", "fn", "for", "impl", "in", "let", "mut", "pub", "return", "static",
-    "type", "where",
+    "as", "const", "dyn", "fn", "for", "impl", "in", "let", "match", "mut", "pub", "return",
+    "static", "type", "where",
 ];
 
 struct Printer {
@@ -288,10 +498,32 @@ const SNAPSHOTS: &[(&str, &str)] = &[
         "string_literal",
         "\"bf16[8, 128]{1,0 : T(8,128)(2,1) /* dump */}\"",
     ),
+    (
+        "item_attributes",
+        "/// Only on 64-bit targets.\n\
+         #[cfg(target_pointer_width = \"64\")]\n\
+         #[cfg_attr(test, derive(serde::Serialize), cfg(unix))]\n\
+         #[deprecated = \"use Rows\"]\n\
+         pub type Old = f32[4,8]{1,0};",
+    ),
+    (
+        "dynamic_item_attributes",
+        "#[cfg(feature = \"dyn\")] #[must_use] pub type Batch = f32[?,8]{1,0};",
+    ),
     ("invalid_expression", "f32[2,3]{2,0}"),
+    ("invalid_string_literal", "\"f32[3,5\""),
+    ("invalid_dynamic_expression", "f32[?,5]{2,0}"),
+    (
+        "invalid_dynamic_item",
+        "pub type Bad = f32[?,5]{1,0:T(2,*)};",
+    ),
     (
         "invalid_item",
         "pub type Bad = f32[2,3]{1,0:T(2,*)}; pub type Good = u8[2];",
+    ),
+    (
+        "invalid_item_with_cfg",
+        "#[cfg(any())] pub type Bad = f32[2,3]{1,0:T(2,*)};",
     ),
 ];
 

@@ -111,6 +111,59 @@ impl ElementType {
         None
     }
 
+    /// The element type a misspelt or foreign name most likely means, for
+    /// "did you mean" hints: the same name in other letter case (`BF16`),
+    /// a common name from other libraries (`bfloat16`, `float32`, `i32`,
+    /// `bool`), or the one type within a small edit distance (`f33`).
+    /// `None` when nothing is close or two types are equally close.
+    ///
+    /// ```
+    /// use layout_core::ElementType;
+    /// assert_eq!(ElementType::closest("f33"), Some(ElementType::F32));
+    /// assert_eq!(ElementType::closest("BF16"), Some(ElementType::Bf16));
+    /// assert_eq!(ElementType::closest("bfloat16"), Some(ElementType::Bf16));
+    /// assert_eq!(ElementType::closest("i32"), Some(ElementType::S32));
+    /// assert_eq!(ElementType::closest("s3"), None); // s1, s2, s4, s8 tie
+    /// assert_eq!(ElementType::closest("matrix"), None);
+    /// ```
+    pub fn closest(name: &str) -> Option<ElementType> {
+        let name = name.as_bytes();
+        if let Some(t) = ALL_ELEMENT_TYPES
+            .iter()
+            .find(|t| t.name().as_bytes().eq_ignore_ascii_case(name))
+        {
+            return Some(*t);
+        }
+        if let Some((_, t)) = ALIASES
+            .iter()
+            .find(|(alias, _)| alias.as_bytes().eq_ignore_ascii_case(name))
+        {
+            return Some(*t);
+        }
+        // Short names differ from each other by one letter (`s4`, `u4`),
+        // so allow one edit there and two in longer names.
+        let limit = if name.len() <= 4 { 1 } else { 2 };
+        let mut best: Option<(usize, ElementType)> = None;
+        let mut tie = false;
+        for t in ALL_ELEMENT_TYPES {
+            let Some(d) = edit_distance(name, t.name().as_bytes(), limit) else {
+                continue;
+            };
+            match best {
+                Some((b, _)) if d > b => {}
+                Some((b, _)) if d == b => tie = true,
+                _ => {
+                    best = Some((d, t));
+                    tie = false;
+                }
+            }
+        }
+        match best {
+            Some((_, t)) if !tie => Some(t),
+            _ => None,
+        }
+    }
+
     /// Bytes of one unpacked element: `ceil(bit_width / 8)` (so `pred` and
     /// the sub-byte types take one byte each unless packed with `E(n)`).
     pub const fn byte_width(self) -> u32 {
@@ -170,4 +223,72 @@ impl core::fmt::Display for ElementType {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str(self.name())
     }
+}
+
+/// Names other libraries and languages use for XLA's element types.
+const ALIASES: [(&str, ElementType); 27] = {
+    use ElementType::*;
+    [
+        ("bool", Pred),
+        ("boolean", Pred),
+        ("i1", S1),
+        ("i2", S2),
+        ("i4", S4),
+        ("i8", S8),
+        ("i16", S16),
+        ("i32", S32),
+        ("i64", S64),
+        ("int8", S8),
+        ("int16", S16),
+        ("int32", S32),
+        ("int64", S64),
+        ("uint8", U8),
+        ("uint16", U16),
+        ("uint32", U32),
+        ("uint64", U64),
+        ("half", F16),
+        ("float16", F16),
+        ("bfloat16", Bf16),
+        ("float", F32),
+        ("float32", F32),
+        ("double", F64),
+        ("float64", F64),
+        ("complex64", C64),
+        ("complex128", C128),
+        ("fp32", F32),
+    ]
+};
+
+/// The edit distance between `a` and `b` (insertions, deletions,
+/// substitutions and swaps of neighbours; ASCII letter case ignored), or
+/// `None` if it exceeds `limit` or `a` is longer than any name could be
+/// within it.
+fn edit_distance(a: &[u8], b: &[u8], limit: usize) -> Option<usize> {
+    const MAX: usize = 32;
+    if a.len() > MAX || b.len() > MAX || a.len().abs_diff(b.len()) > limit {
+        return None;
+    }
+    let same = |x: u8, y: u8| x.eq_ignore_ascii_case(&y);
+    // Three rows of the usual table: two back (for swaps), previous, current.
+    let mut two = [0usize; MAX + 1];
+    let mut prev = [0usize; MAX + 1];
+    let mut cur = [0usize; MAX + 1];
+    for (j, p) in prev.iter_mut().enumerate().take(b.len() + 1) {
+        *p = j;
+    }
+    for i in 1..=a.len() {
+        cur[0] = i;
+        for j in 1..=b.len() {
+            let cost = usize::from(!same(a[i - 1], b[j - 1]));
+            let mut d = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+            if i > 1 && j > 1 && same(a[i - 1], b[j - 2]) && same(a[i - 2], b[j - 1]) {
+                d = d.min(two[j - 2] + 1);
+            }
+            cur[j] = d;
+        }
+        two = prev;
+        prev = cur;
+    }
+    let d = prev[b.len()];
+    (d <= limit).then_some(d)
 }

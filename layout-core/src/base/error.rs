@@ -383,7 +383,9 @@ impl Error {
         }
     }
 
-    /// A hint on how to fix the problem, where one helps.
+    /// A hint on how to fix the problem, where one helps. Its examples are
+    /// fixed (the `minor_to_major` one is for rank 2); where the shape's
+    /// rank is known, [`Error::help_for`] shows one for that rank.
     pub const fn help(&self) -> Option<&'static str> {
         use ErrorKind::*;
         Some(match self.kind {
@@ -403,6 +405,65 @@ impl Error {
             NoDigitTables => "build a Plan for this layout (Plan::new), or write it with the layout! macro, whose StaticLayout serves every layout",
             _ => return None,
         })
+    }
+}
+
+impl Error {
+    /// [`Error::help`] for a shape of rank `rank`: where the hint shows an
+    /// example, it is one for that rank (row-major for rank 3 is `{2,1,0}`).
+    /// Formatted on demand, without allocating.
+    ///
+    /// ```
+    /// use layout_core::parse;
+    /// let err = parse("f32[2,3,4]{3,1,0}").unwrap_err();
+    /// assert_eq!(
+    ///     err.help_for(3).unwrap().to_string(),
+    ///     "minor_to_major lists every dimension number exactly once, most minor first; {2,1,0} is row-major for rank 3"
+    /// );
+    /// assert_eq!(err.help_for(0).unwrap().to_string().rsplit("; ").next(), Some("{} is row-major for rank 0"));
+    /// ```
+    pub fn help_for(&self, rank: usize) -> Option<impl fmt::Display> {
+        use ErrorKind::*;
+        match self.kind {
+            MinorToMajorLength | MinorToMajorOutOfRange | MinorToMajorDuplicate => {
+                Some(Help::RowMajor(rank))
+            }
+            _ => self.help().map(Help::Text),
+        }
+    }
+}
+
+/// A help line: fixed text, or one that shows the user's rank.
+enum Help {
+    Text(&'static str),
+    RowMajor(usize),
+}
+
+impl fmt::Display for Help {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Help::Text(text) => f.write_str(text),
+            Help::RowMajor(rank) => {
+                f.write_str(
+                    "minor_to_major lists every dimension number exactly once, most minor first; ",
+                )?;
+                // `{2,1,0}`; past rank 6, `{9,8,...,1,0}`.
+                f.write_str("{")?;
+                for (i, d) in (0..rank).rev().enumerate() {
+                    if rank > 6 && i == 2 {
+                        f.write_str(",...")?;
+                    }
+                    if rank > 6 && (2..rank - 2).contains(&i) {
+                        continue;
+                    }
+                    if i > 0 {
+                        f.write_str(",")?;
+                    }
+                    write!(f, "{d}")?;
+                }
+                write!(f, "}} is row-major for rank {rank}")
+            }
+        }
     }
 }
 

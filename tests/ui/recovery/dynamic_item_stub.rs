@@ -1,0 +1,11 @@
+use xla_layout::{layout, RankedLayout};
+
+layout! {
+    pub type Bad = f32[?, 8]{1, 0:T(2, *)};
+}
+
+fn main() {
+    // Only the bad tile is reported: `Bad` keeps `new` and `offset`.
+    let b = Bad::new([4]).unwrap();
+    let _ = b.offset([1, 2]) + b.offset_of([0, 0]);
+}
