@@ -214,3 +214,67 @@ fn text_longer_than_spans_can_address_is_refused() {
     }
     let _ = MAX_TEXT_LEN;
 }
+
+mod offset_panics {
+    //! In debug builds every form's `offset` panics on an index out of
+    //! bounds with the same message, naming the index and the dimensions,
+    //! at the caller's line.
+    use xla_layout::{layout, StaticLayout};
+
+    layout! {
+        type Item = f32[3,5]{1,0:T(2,2)};
+        type Dynamic = f32[?,5]{1,0:T(2,2)};
+    }
+    const EXPR: StaticLayout<2> = layout!(f32[3,5]{1,0:T(2,2)});
+    const MESSAGE: &str = "layout index [3, 9] is out of bounds for the dimensions [3, 5]";
+
+    #[test]
+    #[should_panic(expected = "layout index [3, 9] is out of bounds for the dimensions [3, 5]")]
+    fn expression_form() {
+        let _ = EXPR.offset([3, 9]);
+    }
+
+    #[test]
+    #[should_panic(expected = "layout index [3, 9] is out of bounds for the dimensions [3, 5]")]
+    fn item_form() {
+        let _ = Item::offset([3, 9]);
+    }
+
+    #[test]
+    #[should_panic(expected = "layout index [3, 9] is out of bounds for the dimensions [3, 5]")]
+    fn item_form_with_unbounded_dims() {
+        let _ = Dynamic::new([3]).unwrap().offset([3, 9]);
+    }
+
+    #[test]
+    fn the_panic_points_at_the_caller() {
+        use std::sync::Mutex;
+        static SEEN: Mutex<Vec<(String, u32, String)>> = Mutex::new(Vec::new());
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(|info| {
+            let at = info.location().map(|l| (l.file().to_string(), l.line()));
+            let msg = info
+                .payload()
+                .downcast_ref::<String>()
+                .cloned()
+                .unwrap_or_default();
+            if let (Some((file, line)), Ok(mut seen)) = (at, SEEN.lock()) {
+                seen.push((file, line, msg));
+            }
+        }));
+        let line = line!() + 1;
+        let caught = std::panic::catch_unwind(|| EXPR.offset([3, 9]));
+        std::panic::set_hook(previous);
+        assert!(caught.is_err());
+        // `#[track_caller]`: the location is the call above, not layout-core.
+        let seen = SEEN.lock().unwrap();
+        assert!(
+            seen.iter()
+                .any(|(file, l, msg)| file.ends_with("reliability.rs")
+                    && *l == line
+                    && msg == MESSAGE),
+            "{seen:?}"
+        );
+        assert_eq!(EXPR.checked_offset([3, 9]), None);
+    }
+}

@@ -81,7 +81,9 @@ pub use base::limits::{
     COMBINE_ENTRY, MAX_DEPTH, MAX_PHYSICAL_RANK, MAX_RANK, MAX_SPLIT_CONFIGS, MAX_SPLIT_INDICES,
     MAX_TEXT_LEN, MAX_TILES, MAX_TILE_ENTRIES,
 };
-pub use math::fixed::{RankedLayout, StaticLayout, StaticShape, Unresolved};
+#[doc(hidden)]
+pub use math::fixed::__out_of_bounds;
+pub use math::fixed::{MemoryOrder, RankedLayout, StaticLayout, StaticShape, Unresolved};
 pub use math::iter::compare_indices;
 pub use math::view::{Element, LogicalIndices, View, ViewMut};
 pub use model::array::{ArrayShape, UncheckedArray};

@@ -36,7 +36,7 @@ fn lit(n: u64) -> Literal {
 }
 
 /// The body (a block) of `const fn offset(index: [usize; R]) -> usize`.
-pub fn offset_body(v: &Valid) -> TokenStream {
+pub fn offset_body(krate: &TokenStream, v: &Valid) -> TokenStream {
     let Ok(plan) = Plan::new(&v.shape) else {
         return quote!({
             let _ = index;
@@ -144,14 +144,12 @@ pub fn offset_body(v: &Valid) -> TokenStream {
         quote!(#(#terms)+*)
     };
     let limits: Vec<Literal> = p.limits.iter().map(|&l| lit(l)).collect();
-    let msg = format!(
-        "index out of bounds for the layout `{}`",
-        v.canonical.replace('{', "{{").replace('}', "}}")
-    );
     let stmts = &g.stmts;
     quote!({
         let [#(#idx),*] = index;
-        ::core::debug_assert!(true #(&& #idx < #limits)*, #msg);
+        if ::core::cfg!(debug_assertions) && !(true #(&& #idx < #limits)*) {
+            #krate::__out_of_bounds(&index, &[#(#limits),*]);
+        }
         #(#stmts)*
         #sum
     })

@@ -62,7 +62,7 @@ fn expand_item(krate: &TokenStream, item: &Item) -> TokenStream {
             );
             let unresolved = unresolved_expr(krate, &v);
             let shape = (v.rank, v.unbounded);
-            let body = dynamic_offset_body(&v);
+            let body = dynamic_offset_body(krate, &v);
             let empty = TokenStream::new();
             return dynamic_item(krate, item, shape, &unresolved, (&doc, &body), &empty);
         }
@@ -72,7 +72,7 @@ fn expand_item(krate: &TokenStream, item: &Item) -> TokenStream {
             (
                 v.rank,
                 layout_expr(krate, &v),
-                offset_body(&v),
+                offset_body(krate, &v),
                 quote!(#(#gates)* #fits),
                 TokenStream::new(),
                 doc,
@@ -340,7 +340,7 @@ fn dynamic_item(
 /// The offset of the item form with `?` dims: per dimension, its digits
 /// (`(i % next) / base`, bases fixed by the tiles) times strides read from
 /// the layout planned by `new`.
-fn dynamic_offset_body(v: &Valid) -> TokenStream {
+fn dynamic_offset_body(krate: &TokenStream, v: &Valid) -> TokenStream {
     let rank = v.rank;
     let idx: Vec<Ident> = (0..rank).map(|d| format_ident!("i{d}")).collect();
     let Ok(bases) = layout_core::StaticLayout::<0>::__digit_bases(&v.shape) else {
@@ -348,7 +348,7 @@ fn dynamic_offset_body(v: &Valid) -> TokenStream {
         return quote!({ self.layout.offset(index) });
     };
     let mut terms = Vec::new();
-    for (d, (b, len)) in bases.iter().enumerate().take(rank) {
+    for (d, (b, len, fixed)) in bases.iter().enumerate().take(rank) {
         let x = &idx[d];
         for j in 0..*len {
             let base = Literal::u64_unsuffixed(b[j]);
@@ -364,7 +364,15 @@ fn dynamic_offset_body(v: &Valid) -> TokenStream {
                 (false, true) => quote!(#x),
                 (false, false) => quote!((#x / #base)),
             };
-            terms.push(quote!(#digit * self.layout.__stride(#d, #j)));
+            // Strides that do not depend on the `?` extents are constants.
+            terms.push(match fixed[j] {
+                Some(1) => digit,
+                Some(stride) => {
+                    let stride = Literal::u64_unsuffixed(stride);
+                    quote!(#digit * #stride)
+                }
+                None => quote!(#digit * self.layout.__stride(#d, #j)),
+            });
         }
     }
     let sum = if terms.is_empty() {
@@ -373,7 +381,9 @@ fn dynamic_offset_body(v: &Valid) -> TokenStream {
         quote!(#(#terms)+*)
     };
     quote!({
-        ::core::debug_assert!(self.layout.in_bounds(index), "index out of bounds");
+        if ::core::cfg!(debug_assertions) && !self.layout.in_bounds(index) {
+            #krate::__out_of_bounds(&index, &self.layout.dims());
+        }
         let [#(#idx),*] = index;
         #sum
     })

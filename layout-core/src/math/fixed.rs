@@ -61,12 +61,14 @@ pub struct StaticLayout<const R: usize> {
     text: &'static str,
 }
 
-/// The panic of [`StaticLayout::offset`], out of line so that the offset
-/// itself stays small enough to inline.
+/// The panic of every form's `offset` for an index out of bounds, with the
+/// index and the dimensions; out of line so that offsets stay small enough
+/// to inline. Not a stable API (the `layout!` macro emits calls to it).
+#[doc(hidden)]
 #[cold]
 #[inline(never)]
 #[track_caller]
-const fn out_of_bounds(index: &[usize], dims: &[usize]) -> ! {
+pub const fn __out_of_bounds(index: &[usize], dims: &[usize]) -> ! {
     let mut msg = Message::new();
     msg.push("layout index ");
     msg.push_list(index);
@@ -164,7 +166,7 @@ impl<const R: usize> StaticLayout<R> {
             text,
         };
         match digits::build::<STATIC_DIGITS>(raw, &t, &limits, keep) {
-            Ok((d, pow2)) => {
+            Ok((d, pow2, _)) => {
                 let mut i = 0;
                 while i < R {
                     out.digits[i] = d[i];
@@ -193,17 +195,21 @@ impl<const R: usize> StaticLayout<R> {
         Ok(out)
     }
 
-    /// The element offset of `index`.
+    /// The element offset of `index`: the same arithmetic as the item
+    /// form's specialised `offset`, from tables.
     ///
     /// # Panics
     ///
-    /// If a coordinate is out of bounds, with the index and the dimensions
-    /// in the message (in `const` evaluation this is a compile error).
+    /// In debug builds, if a coordinate is out of bounds, with the index and
+    /// the dimensions in the message (in `const` evaluation this is a
+    /// compile error), as every form's `offset` does. Release builds do not
+    /// check: an out-of-bounds index gives an unspecified offset, never
+    /// undefined behaviour. [`StaticLayout::checked_offset`] always checks.
     #[inline(always)]
     #[track_caller]
     pub const fn offset(&self, index: [usize; R]) -> usize {
-        if !self.in_bounds(index) {
-            out_of_bounds(&index, &self.dims());
+        if cfg!(debug_assertions) && !self.in_bounds(index) {
+            __out_of_bounds(&index, &self.dims());
         }
         self.offset_unchecked(index)
     }
@@ -374,14 +380,17 @@ impl<const R: usize> StaticLayout<R> {
 }
 
 impl StaticLayout<0> {
-    /// The digit bases of each dimension of a shape (bases ascending, and
-    /// their number), with its `?` dims keeping every digit, as
-    /// [`Unresolved::resolve`] plans them: what the item form's code for a
-    /// layout with `?` dims is generated from. Not a stable API.
+    /// The digits of each dimension of a shape, with its `?` dims keeping
+    /// every digit, as [`Unresolved::resolve`] plans them: bases ascending,
+    /// their number, and the strides that do not depend on the `?`
+    /// extents (`Some`). What the item form's code for a layout with `?`
+    /// dims is generated from. Not a stable API.
     #[doc(hidden)]
+    #[allow(clippy::type_complexity)]
     pub const fn __digit_bases(
         shape: &ArrayShape,
-    ) -> Result<[([u64; STATIC_DIGITS], usize); MAX_RANK], Error> {
+    ) -> Result<[([u64; STATIC_DIGITS], usize, [Option<u64>; STATIC_DIGITS]); MAX_RANK], Error>
+    {
         let ones = [1u64; MAX_RANK];
         let resolved = tri!(shape.with_extents(sub(&ones, 0, shape.unbounded_count())));
         let raw = &resolved.raw;
@@ -400,11 +409,19 @@ impl StaticLayout<0> {
             i += 1;
         }
         match digits::build::<STATIC_DIGITS>(raw, &t, &limits, keep) {
-            Ok((d, _)) => {
-                let mut out = [([0u64; STATIC_DIGITS], 0usize); MAX_RANK];
+            Ok((d, _, fixed)) => {
+                let mut out = [([0u64; STATIC_DIGITS], 0usize, [None; STATIC_DIGITS]); MAX_RANK];
                 let mut i = 0;
                 while i < MAX_RANK {
-                    out[i] = (d[i].base, d[i].len as usize);
+                    let mut strides = [None; STATIC_DIGITS];
+                    let mut j = 0;
+                    while j < STATIC_DIGITS {
+                        if (fixed[i] >> j) & 1 == 1 {
+                            strides[j] = Some(d[i].stride[j]);
+                        }
+                        j += 1;
+                    }
+                    out[i] = (d[i].base, d[i].len as usize, strides);
                     i += 1;
                 }
                 Ok(out)

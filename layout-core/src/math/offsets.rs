@@ -98,6 +98,11 @@ impl ArrayShape {
     /// The element offset (in element slots, from the start of the buffer)
     /// of a logical index, for every layout.
     ///
+    /// This plans the layout on every call: for more than a few offsets of
+    /// one shape, make a [`Plan`] once and use [`Plan::offset`] or
+    /// [`Plan::offset_unchecked`] (hundreds of times faster), or, with the
+    /// rank known at compile time, a [`StaticLayout`](crate::StaticLayout).
+    ///
     /// ```
     /// use layout_core::parse_array;
     /// let s = parse_array("f32[2,7,8,11,10]{4,3,2,1,0:T(*,*,2,*,3)}").unwrap();

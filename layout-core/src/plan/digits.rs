@@ -52,25 +52,24 @@ impl<const K: usize> DimDigits<K> {
     /// The dimension's part of the offset of coordinate `x`.
     #[inline(always)]
     pub(crate) const fn offset(&self, x: u64, pow2: bool) -> u64 {
+        let len = if (self.len as usize) < K {
+            self.len as usize
+        } else {
+            K
+        };
         let mut sum: u64 = 0;
         let mut j = 0;
-        while j < K {
-            if j < self.len as usize {
-                let next = if j + 1 < self.len as usize {
-                    self.base[j + 1]
-                } else {
-                    0
-                };
-                let digit = if pow2 {
-                    // `next - 1` is all ones for the top digit (next = 0).
-                    (x & next.wrapping_sub(1)) >> self.base[j].trailing_zeros()
-                } else if next == 0 {
-                    x / self.base[j]
-                } else {
-                    (x % next) / self.base[j]
-                };
-                sum = sum.wrapping_add(digit.wrapping_mul(self.stride[j]));
-            }
+        while j < len {
+            let next = if j + 1 < len { self.base[j + 1] } else { 0 };
+            let digit = if pow2 {
+                // `next - 1` is all ones for the top digit (next = 0).
+                (x & next.wrapping_sub(1)) >> self.base[j].trailing_zeros()
+            } else if next == 0 {
+                x / self.base[j]
+            } else {
+                (x % next) / self.base[j]
+            };
+            sum = sum.wrapping_add(digit.wrapping_mul(self.stride[j]));
             j += 1;
         }
         sum
@@ -118,13 +117,14 @@ const ZERO: Window = Window {
 /// describes (all levels). `limits` are the index bounds; dimensions in
 /// `keep` (a bit per dimension) keep their top digits even past the limit,
 /// so that the digit structure does not depend on their size. Returns the
-/// tables and whether every base is a power of two.
+/// tables, whether every base is a power of two, and per dimension a bit
+/// per digit whose stride does not depend on the sizes of the `keep` dims.
 pub(crate) const fn build<const K: usize>(
     s: &UncheckedArray,
     tiling: &Tiling,
     limits: &[u64; MAX_RANK],
     keep: u32,
-) -> Result<([DimDigits<K>; MAX_RANK], bool), NoDigits> {
+) -> Result<([DimDigits<K>; MAX_RANK], bool, [u8; MAX_RANK]), NoDigits> {
     let l = &s.layout;
     let n = s.rank as usize;
     let mut w = [ZERO; MAX_PHYSICAL_RANK];
@@ -211,6 +211,10 @@ pub(crate) const fn build<const K: usize>(
         out[d].limit = limits[d];
         d += 1;
     }
+    let mut fixed = [0u8; MAX_RANK];
+    // Once a coordinate whose size follows a `keep` dim's size is passed,
+    // every more major stride depends on it.
+    let mut variable = false;
     let mut stride: u64 = 1;
     let mut i = sizes.len;
     while i > 0 {
@@ -235,10 +239,19 @@ pub(crate) const fn build<const K: usize>(
             dd.stride[at] = stride;
             dd.len += 1;
             pow2 &= c.q.is_power_of_two();
+            // Keep the fixed bits in step with the insertion.
+            let bits = fixed[dim] as u32;
+            let below = bits & ((1 << at) - 1);
+            let above = (bits >> at) << (at + 1);
+            let this = if variable { 0 } else { 1 << at };
+            fixed[dim] = (below | above | this) as u8;
+            if kept && c.p == 0 {
+                variable = true;
+            }
         }
         stride = stride.wrapping_mul(sizes.d[i]);
     }
-    Ok((out, pow2))
+    Ok((out, pow2, fixed))
 }
 
 /// The coordinates stored at element slot `offset` of a layout with these

@@ -20,6 +20,24 @@ pub(crate) mod digits;
 
 use digits::{DimDigits, PLAN_DIGITS};
 
+/// One power-of-two digit: `((index[dim] & mask) >> shift) * stride`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Flat {
+    dim: u8,
+    shift: u8,
+    mask: u64,
+    stride: u64,
+}
+
+impl Flat {
+    const ZERO: Flat = Flat {
+        dim: 0,
+        shift: 0,
+        mask: 0,
+        stride: 0,
+    };
+}
+
 /// `Plan::mode`: no digit tables (the general walk).
 const GENERAL: u8 = 0;
 /// Digit tables whose bases are all powers of two (shifts and masks).
@@ -58,6 +76,10 @@ pub struct Plan {
     /// The fast tables (see `digits`); unused when `mode` is `GENERAL`.
     digits: [DimDigits<PLAN_DIGITS>; MAX_RANK],
     mode: u8,
+    /// With `POW2`, every digit of every dimension as one flat list of
+    /// mask, shift and stride.
+    flat: [Flat; MAX_RANK * PLAN_DIGITS],
+    flat_len: u8,
     final_dims: [u64; MAX_PHYSICAL_RANK],
     final_len: u8,
     tiled_elements: u64,
@@ -86,6 +108,8 @@ impl Plan {
             sizes: t.covered,
             digits: [DimDigits::EMPTY; MAX_RANK],
             mode: GENERAL,
+            flat: [Flat::ZERO; MAX_RANK * PLAN_DIGITS],
+            flat_len: 0,
             final_dims: copy_u64(sub(&t.sizes.d, 0, t.sizes.len)),
             final_len: t.sizes.len as u8,
             tiled_elements: tiled,
@@ -101,11 +125,55 @@ impl Plan {
             };
             p += 1;
         }
-        if let Ok((digits, pow2)) = digits::build(raw, &t, &plan.limits, 0) {
+        if let Ok((digits, pow2, _)) = digits::build(raw, &t, &plan.limits, 0) {
             plan.digits = digits;
             plan.mode = if pow2 { POW2 } else { DIVIDE };
+            if pow2 {
+                plan.flatten();
+            }
         }
         Ok(plan)
+    }
+
+    /// The sum of the first `N` flat digits (slots past `flat_len` are
+    /// zero).
+    #[inline(always)]
+    const fn flat_sum<const N: usize>(&self, index: &[u64]) -> u64 {
+        let mut lin: u64 = 0;
+        let mut k = 0;
+        while k < N && k < self.flat.len() {
+            let f = &self.flat[k];
+            // A short index reads as zeros.
+            let d = f.dim as usize;
+            let x = if d < index.len() { index[d] } else { 0 };
+            lin = lin.wrapping_add(((x & f.mask) >> f.shift).wrapping_mul(f.stride));
+            k += 1;
+        }
+        lin
+    }
+
+    /// The power-of-two digits as one list (see [`Flat`]).
+    const fn flatten(&mut self) {
+        let mut n = 0;
+        let mut d = 0;
+        while d < self.rank as usize {
+            let dd = &self.digits[d];
+            let len = dd.len as usize;
+            let mut j = 0;
+            while j < len && n < self.flat.len() {
+                let next = if j + 1 < len { dd.base[j + 1] } else { 0 };
+                self.flat[n] = Flat {
+                    dim: d as u8,
+                    shift: dd.base[j].trailing_zeros() as u8,
+                    mask: next.wrapping_sub(1),
+                    stride: dd.stride[j],
+                };
+                n += 1;
+                j += 1;
+            }
+            d += 1;
+        }
+        self.flat_len = n as u8;
     }
 
     /// `true` when offsets come from per-dimension digit tables (every
@@ -201,6 +269,16 @@ impl Plan {
     /// panic).
     #[inline]
     pub const fn offset_unchecked(&self, index: &[u64]) -> u64 {
+        if self.mode == POW2 {
+            // Unused slots have mask 0, so the common sizes run a fixed
+            // number of digits without a loop.
+            return match self.flat_len {
+                0..=2 => self.flat_sum::<2>(index),
+                3..=4 => self.flat_sum::<4>(index),
+                5..=8 => self.flat_sum::<8>(index),
+                _ => self.flat_sum::<{ MAX_RANK * PLAN_DIGITS }>(index),
+            };
+        }
         if self.mode != GENERAL {
             let pow2 = self.mode == POW2;
             let mut lin: u64 = 0;
