@@ -46,6 +46,28 @@ impl Span {
     }
 }
 
+/// Declares [`ErrorKind`] from one list of variants, with
+/// [`ErrorKind::ALL`] and [`ErrorKind::index`] derived from the same list.
+macro_rules! error_kinds {
+    ($(#[$meta:meta])* pub enum ErrorKind { $($(#[$doc:meta])* $kind:ident,)* }) => {
+        $(#[$meta])*
+        pub enum ErrorKind {
+            $($(#[$doc])* $kind,)*
+        }
+
+        impl ErrorKind {
+            /// Every kind, in declaration order (`ALL[k.index()] == k`).
+            pub const ALL: [ErrorKind; [$(ErrorKind::$kind),*].len()] = [$(ErrorKind::$kind),*];
+
+            /// The kind's position in [`ErrorKind::ALL`].
+            pub const fn index(self) -> usize {
+                self as usize
+            }
+        }
+    };
+}
+
+error_kinds! {
 /// What went wrong. Each validation rule has its own kind; the numbers that
 /// explain a particular error are in [`Error::values`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -156,118 +178,6 @@ pub enum ErrorKind {
     /// [`StaticLayout`](crate::StaticLayout) built at run time needs them.
     NoDigitTables,
 }
-
-impl ErrorKind {
-    /// Every kind, in declaration order (`ALL[k.index()] == k`).
-    pub const ALL: [ErrorKind; 48] = {
-        use ErrorKind::*;
-        [
-            Empty,
-            UnterminatedComment,
-            InvalidCharacter,
-            IntegerOutOfRange,
-            Expected,
-            UnknownElementType,
-            ExtraContent,
-            UnknownAttribute,
-            AttributeOrder,
-            InvalidDimLevelType,
-            ExpectedUnsignedType,
-            NonArrayWithDimensions,
-            NonArrayWithLayout,
-            BufferOfNonArray,
-            NestingTooDeep,
-            CapacityExceeded,
-            NotAnArray,
-            NegativeDimension,
-            NegativeBound,
-            ElementCountOverflow,
-            ByteSizeOverflow,
-            AllocationOverflow,
-            MinorToMajorLength,
-            MinorToMajorOutOfRange,
-            MinorToMajorDuplicate,
-            EmptyTile,
-            ZeroTileEntry,
-            NegativeTileEntry,
-            TrailingCombine,
-            TailPaddingNotPositive,
-            NegativeElementSize,
-            MemorySpaceOutOfRange,
-            SplitDimensionOutOfRange,
-            SplitDimensionDuplicate,
-            SplitIndicesNotIncreasing,
-            SplitIndexOutOfBounds,
-            BufferTiled,
-            BufferDynamic,
-            SparseLayout,
-            PaddingLength,
-            PaddingTooSmall,
-            IndexRank,
-            IndexOutOfBounds,
-            UnboundedDimension,
-            DimensionNumberOutOfRange,
-            ExtentCount,
-            ViewMismatch,
-            NoDigitTables,
-        ]
-    };
-
-    /// The kind's position in [`ErrorKind::ALL`]. The match is exhaustive,
-    /// so a new kind cannot be forgotten here.
-    pub const fn index(self) -> usize {
-        use ErrorKind::*;
-        match self {
-            Empty => 0,
-            UnterminatedComment => 1,
-            InvalidCharacter => 2,
-            IntegerOutOfRange => 3,
-            Expected => 4,
-            UnknownElementType => 5,
-            ExtraContent => 6,
-            UnknownAttribute => 7,
-            AttributeOrder => 8,
-            InvalidDimLevelType => 9,
-            ExpectedUnsignedType => 10,
-            NonArrayWithDimensions => 11,
-            NonArrayWithLayout => 12,
-            BufferOfNonArray => 13,
-            NestingTooDeep => 14,
-            CapacityExceeded => 15,
-            NotAnArray => 16,
-            NegativeDimension => 17,
-            NegativeBound => 18,
-            ElementCountOverflow => 19,
-            ByteSizeOverflow => 20,
-            AllocationOverflow => 21,
-            MinorToMajorLength => 22,
-            MinorToMajorOutOfRange => 23,
-            MinorToMajorDuplicate => 24,
-            EmptyTile => 25,
-            ZeroTileEntry => 26,
-            NegativeTileEntry => 27,
-            TrailingCombine => 28,
-            TailPaddingNotPositive => 29,
-            NegativeElementSize => 30,
-            MemorySpaceOutOfRange => 31,
-            SplitDimensionOutOfRange => 32,
-            SplitDimensionDuplicate => 33,
-            SplitIndicesNotIncreasing => 34,
-            SplitIndexOutOfBounds => 35,
-            BufferTiled => 36,
-            BufferDynamic => 37,
-            SparseLayout => 38,
-            PaddingLength => 39,
-            PaddingTooSmall => 40,
-            IndexRank => 41,
-            IndexOutOfBounds => 42,
-            UnboundedDimension => 43,
-            DimensionNumberOutOfRange => 44,
-            ExtentCount => 45,
-            ViewMismatch => 46,
-            NoDigitTables => 47,
-        }
-    }
 }
 
 /// A parse, validation or index error: kind, span, numbers.
