@@ -3,7 +3,7 @@
 //!
 //! Uses: nothing else in the crate.
 
-use layout_core::Error;
+use layout_core::{ElementType, Error, ErrorKind};
 
 /// Exit status for an invalid shape or index.
 pub const EXIT_INVALID: u8 = 1;
@@ -34,10 +34,26 @@ pub fn render_error(text: &str, e: &Error) -> String {
             "^".repeat(width)
         ));
     }
-    if let Some(help) = e.help() {
+    if let Some(help) = help_line(text, e) {
         out.push_str(&format!("  help: {help}\n"));
     }
     out
+}
+
+/// The help line, about the user's own shape where it helps: the row-major
+/// `minor_to_major` of its rank, the element type its name is closest to.
+fn help_line(text: &str, e: &Error) -> Option<String> {
+    let span = e.span();
+    if e.kind() == ErrorKind::UnknownElementType {
+        let name = text.get(span.start as usize..span.end as usize)?;
+        if let Some(t) = ElementType::closest(name) {
+            return Some(format!("did you mean `{t}`?"));
+        }
+    }
+    match layout_core::parse_array_unvalidated(text) {
+        Ok(raw) => e.help_for(raw.rank()).map(|h| h.to_string()),
+        Err(_) => e.help().map(str::to_string),
+    }
 }
 
 /// What XLA calls memory space `n`.
@@ -53,6 +69,17 @@ pub fn memory_space_name(n: i64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn help_lines_speak_of_the_users_shape() {
+        let text = "f32[2,3,4]{2,1,1}";
+        let e = layout_core::parse(text).unwrap_err();
+        let out = render_error(text, &e);
+        assert!(out.contains("{2,1,0} is row-major for rank 3"), "{out}");
+        let text = "f33[2]";
+        let e = layout_core::parse(text).unwrap_err();
+        assert!(render_error(text, &e).contains("help: did you mean `f32`?"));
+    }
 
     #[test]
     fn caret_under_the_offending_token() {
