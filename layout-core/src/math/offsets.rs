@@ -6,11 +6,13 @@
 
 use crate::base::error::{Error, ErrorKind, Span};
 use crate::base::konst::{sub, tri};
+use crate::base::limits::MAX_RANK;
 use crate::model::array::ArrayShape;
 use crate::model::index::{Index, PhysicalShape};
 use crate::model::sizes::{
-    allocated_bytes, bytes_for, element_bits, layout_dims, overflow, tiling,
+    allocated_bytes, allocated_elements, bytes_for, element_bits, layout_dims, overflow, tiling,
 };
+use crate::plan::digits;
 use crate::plan::Plan;
 
 const fn check_index(s: &ArrayShape, index: &[u64]) -> Result<(), Error> {
@@ -65,10 +67,7 @@ impl ArrayShape {
     /// assert_eq!(parse_array("f32[3,5]{1,0:L(7)}").unwrap().allocated_elements(), Ok(21));
     /// ```
     pub const fn allocated_elements(&self) -> Result<u64, Error> {
-        match Plan::new(self) {
-            Ok(p) => Ok(p.allocated_elements()),
-            Err(e) => Err(e),
-        }
+        allocated_elements(&self.raw)
     }
 
     /// Bytes of the allocation: allocated elements x element bytes, or
@@ -110,8 +109,36 @@ impl ArrayShape {
     /// assert_eq!(s.offset(&[1, 6, 7, 10, 9]), Ok(12430));
     /// ```
     pub const fn offset(&self, index: &[u64]) -> Result<u64, Error> {
-        let plan = tri!(Plan::new(self));
-        plan.offset(index)
+        tri!(check_index(self, index));
+        // Small digit tables for this one offset; the general plan only
+        // for layouts without them.
+        let raw = &self.raw;
+        let t = tri!(tiling(raw, raw.layout.tile_count as usize));
+        let mut limits = [0u64; MAX_RANK];
+        let dims = tri!(layout_dims(raw));
+        let mut i = 0;
+        while i < raw.rank as usize {
+            limits[i] = match raw.dims[i].layout_size() {
+                Some(n) => n,
+                None => dims[i],
+            };
+            i += 1;
+        }
+        match digits::build::<4>(raw, &t, &limits, 0) {
+            Ok((d, pow2, _)) => {
+                let mut sum: u64 = 0;
+                let mut i = 0;
+                while i < index.len() && i < MAX_RANK {
+                    sum = sum.wrapping_add(d[i].offset(index[i], pow2));
+                    i += 1;
+                }
+                Ok(sum)
+            }
+            Err(_) => {
+                let plan = tri!(Plan::new(self));
+                plan.offset(index)
+            }
+        }
     }
 
     /// The bit offset of an element: offset x [`ArrayShape::element_size_in_bits`]
