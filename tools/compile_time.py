@@ -223,6 +223,17 @@ def clean(expanded: str) -> str:
     src = re.sub(r"^(\s*)((?:pub(?:\([^)]*\))? )?struct (\w+)\b)", add_derive, src, flags=re.M)
     src = DEBUG_ASSERT.sub(lambda m: f"::core::debug_assert!({m.group(1)}, {m.group(2)});", src)
     src = CONST_ASSERT.sub(lambda m: f"const _: () = ::core::assert!({m.group(1)}, {m.group(2)});", src)
+    # Any other `panic!("..")` the macro emits (in its const blocks).
+    src = re.sub(
+        r"::core::panicking::panic_fmt\(format_args!\((" + STRING + r")\)\)",
+        lambda m: f"::core::panic!({m.group(1)})",
+        src,
+    )
+    src = re.sub(
+        r"::core::panicking::panic\((" + STRING + r")\)",
+        lambda m: f"::core::panic!({m.group(1)})",
+        src,
+    )
     left = [s for s in ("panicking::", "#[coverage", "StructuralPartialEq", "TrivialClone") if s in src]
     if left:
         raise ValueError(f"the expansion still uses unstable items: {left}")

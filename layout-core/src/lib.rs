@@ -82,7 +82,7 @@ pub use base::limits::{
     MAX_TEXT_LEN, MAX_TILES, MAX_TILE_ENTRIES,
 };
 #[doc(hidden)]
-pub use math::fixed::__out_of_bounds;
+pub use math::fixed::{__out_of_bounds, DigitParts};
 pub use math::fixed::{MemoryOrder, RankedLayout, StaticLayout, StaticShape, Unresolved};
 pub use math::iter::compare_indices;
 pub use math::view::{Element, LogicalIndices, View, ViewMut};

@@ -173,6 +173,9 @@ fn allow_deprecated(attrs: &[syn::Attribute]) -> TokenStream {
 /// macro has checked that each step succeeds). Layouts without digit tables
 /// keep a reference to their constant `Plan`.
 fn layout_expr(krate: &TokenStream, v: &Valid) -> TokenStream {
+    if let Some(tables) = digit_tables(krate, v) {
+        return tables;
+    }
     let rank = v.rank;
     let text = &v.canonical;
     let shape = shape_expr(krate, v);
@@ -187,6 +190,52 @@ fn layout_expr(krate: &TokenStream, v: &Valid) -> TokenStream {
             ::core::result::Result::Err(_) => ::core::panic!("layout! planned this shape"),
         }
     }}
+}
+
+/// The `StaticLayout` as literal digit tables (cheap to evaluate while the
+/// user's crate compiles), for layouts that have them.
+fn digit_tables(krate: &TokenStream, v: &Valid) -> Option<TokenStream> {
+    let digits = layout_core::StaticLayout::<0>::__digit_bases(&v.shape).ok()?;
+    let plan = layout_core::Plan::new(&v.shape).ok()?;
+    let parts = plan.parts();
+    let rank = v.rank;
+    let lit = |n: u64| Literal::u64_unsuffixed(n);
+    let limits = parts.limits.iter().map(|&n| lit(n));
+    let mut pow2 = true;
+    let (mut bases, mut strides) = (Vec::new(), Vec::new());
+    for (b, len, fixed) in digits.iter().take(rank) {
+        pow2 &= b[..*len].iter().all(|x| x.is_power_of_two());
+        let bs = b[..*len].iter().map(|&x| lit(x));
+        // No `?` dims: every stride is known.
+        let ss = fixed[..*len].iter().map(|s| lit(s.unwrap_or(0)));
+        bases.push(quote!(&[#(#bs),*]));
+        strides.push(quote!(&[#(#ss),*]));
+    }
+    let ty = Ident::new(
+        &format!("{:?}", v.shape.element_type()),
+        proc_macro2::Span::call_site(),
+    );
+    let tiled = lit(parts.tiled_elements);
+    let allocated = lit(parts.allocated);
+    let bytes = lit(v.shape.size_in_bytes().ok()?);
+    let bits = lit(v.shape.element_size_in_bits());
+    let space = Literal::u8_unsuffixed(u8::try_from(v.shape.layout().memory_space()).ok()?);
+    let text = &v.canonical;
+    Some(quote! {
+        #krate::StaticLayout::<#rank>::__from_digits(#krate::DigitParts {
+            limits: &[#(#limits),*],
+            bases: &[#(#bases),*],
+            strides: &[#(#strides),*],
+            pow2: #pow2,
+            tiled: #tiled,
+            allocated: #allocated,
+            size_in_bytes: #bytes,
+            element_bits: #bits,
+            element_type: #krate::ElementType::#ty,
+            memory_space: #space,
+            text: #text,
+        })
+    })
 }
 
 /// The validated `ArrayShape`, as a constant expression: the canonical

@@ -111,6 +111,37 @@ impl<const R: usize> StaticLayout<R> {
         Self::build(shape, text, Some(plan), 0)
     }
 
+    /// A layout from digit tables the `layout!` macro computed with
+    /// [`StaticLayout::__digit_bases`] (cheap to evaluate while the user's
+    /// crate compiles). Not a stable API.
+    #[doc(hidden)]
+    pub const fn __from_digits(p: DigitParts<'_>) -> StaticLayout<R> {
+        let mut out = StaticLayout::__stub();
+        let mut d = 0;
+        while d < R && d < p.limits.len() && d < p.bases.len() && d < p.strides.len() {
+            let dd = &mut out.digits[d];
+            dd.limit = p.limits[d];
+            let (bases, strides) = (p.bases[d], p.strides[d]);
+            let mut j = 0;
+            while j < STATIC_DIGITS && j < bases.len() && j < strides.len() {
+                dd.base[j] = bases[j];
+                dd.stride[j] = strides[j];
+                j += 1;
+            }
+            dd.len = j as u8;
+            d += 1;
+        }
+        out.pow2 = p.pow2;
+        out.tiled = p.tiled;
+        out.allocated = p.allocated;
+        out.size_in_bytes = p.size_in_bytes;
+        out.element_bits = p.element_bits;
+        out.element_type = p.element_type;
+        out.memory_space = p.memory_space;
+        out.text = p.text;
+        out
+    }
+
     /// `keep`: dimensions (one bit each) whose digits stay even when they
     /// are always zero, so that the digit structure does not depend on
     /// their size (the `?` dims of the item form).
@@ -433,6 +464,24 @@ impl StaticLayout<0> {
             )),
         }
     }
+}
+
+/// What [`StaticLayout::__from_digits`] is built from: the `layout!`
+/// macro's literal tables. Not a stable API.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub struct DigitParts<'a> {
+    pub limits: &'a [u64],
+    pub bases: &'a [&'a [u64]],
+    pub strides: &'a [&'a [u64]],
+    pub pow2: bool,
+    pub tiled: u64,
+    pub allocated: u64,
+    pub size_in_bytes: u64,
+    pub element_bits: u64,
+    pub element_type: ElementType,
+    pub memory_space: u8,
+    pub text: &'static str,
 }
 
 /// Every in-bounds index of a [`StaticLayout`] with its offset, in memory
