@@ -23,11 +23,25 @@ macro_rules! element_types {
         }
 
         /// Every element type, in the order of [`ElementType`]'s variants.
+        ///
+        /// ```
+        /// use layout_core::{ElementType, ALL_ELEMENT_TYPES};
+        /// assert_eq!(ALL_ELEMENT_TYPES.len(), 32);
+        /// assert_eq!(ALL_ELEMENT_TYPES[0], ElementType::Pred);
+        /// let floats = ALL_ELEMENT_TYPES.iter().filter(|t| t.is_float()).count();
+        /// assert_eq!(floats, 13);
+        /// ```
         pub const ALL_ELEMENT_TYPES: [ElementType; [$($name),*].len()] = [$(ElementType::$variant),*];
 
         impl ElementType {
             /// The printed name, exactly as XLA prints it (lowercase; `opaque`
             /// for XLA's `OPAQUE_TYPE`).
+            ///
+            /// ```
+            /// use layout_core::ElementType;
+            /// assert_eq!(ElementType::F8e4m3fn.name(), "f8e4m3fn");
+            /// assert_eq!(ElementType::Opaque.name(), "opaque");
+            /// ```
             pub const fn name(self) -> &'static str {
                 match self {
                     $(ElementType::$variant => $name,)*
@@ -35,6 +49,13 @@ macro_rules! element_types {
             }
 
             /// XLA's `PrimitiveType` enum value (`F32` is 11, `BF16` is 16, ...).
+            ///
+            /// ```
+            /// use layout_core::ElementType;
+            /// assert_eq!(ElementType::F32.xla_enum_value(), 11);
+            /// assert_eq!(ElementType::Bf16.xla_enum_value(), 16);
+            /// assert_eq!(ElementType::S4.xla_enum_value(), 21);
+            /// ```
             pub const fn xla_enum_value(self) -> u32 {
                 match self {
                     $(ElementType::$variant => $value,)*
@@ -42,6 +63,14 @@ macro_rules! element_types {
             }
 
             /// Bits of one value (`pred` is 1; `token` and `opaque` are 0).
+            ///
+            /// ```
+            /// use layout_core::ElementType;
+            /// assert_eq!(ElementType::Pred.bit_width(), 1);
+            /// assert_eq!(ElementType::F4e2m1fn.bit_width(), 4);
+            /// assert_eq!(ElementType::C128.bit_width(), 128);
+            /// assert_eq!(ElementType::Token.bit_width(), 0);
+            /// ```
             pub const fn bit_width(self) -> u32 {
                 match self {
                     $(ElementType::$variant => $bits,)*
@@ -166,34 +195,84 @@ impl ElementType {
 
     /// Bytes of one unpacked element: `ceil(bit_width / 8)` (so `pred` and
     /// the sub-byte types take one byte each unless packed with `E(n)`).
+    ///
+    /// ```
+    /// use layout_core::ElementType;
+    /// assert_eq!(ElementType::Pred.byte_width(), 1);
+    /// assert_eq!(ElementType::S4.byte_width(), 1);
+    /// assert_eq!(ElementType::Bf16.byte_width(), 2);
+    /// assert_eq!(ElementType::C64.byte_width(), 8);
+    /// ```
     pub const fn byte_width(self) -> u32 {
         self.bit_width().div_ceil(8)
     }
 
     /// `true` for array element types (everything but `token` and `opaque`).
+    ///
+    /// ```
+    /// use layout_core::ElementType;
+    /// assert!(ElementType::Pred.is_array());
+    /// assert!(!ElementType::Token.is_array());
+    /// ```
     pub const fn is_array(self) -> bool {
         !matches!(self, ElementType::Token | ElementType::Opaque)
     }
 
     /// XLA's "sub-byte non-pred" types: `s1 s2 s4 u1 u2 u4 f4e2m1fn`. These
     /// are the types `E(n)` packing is meant for.
+    ///
+    /// ```
+    /// use layout_core::ElementType;
+    /// assert!(ElementType::S4.is_sub_byte());
+    /// assert!(ElementType::F4e2m1fn.is_sub_byte());
+    /// assert!(!ElementType::Pred.is_sub_byte()); // one bit, but not packed
+    /// assert!(!ElementType::S8.is_sub_byte());
+    /// ```
     pub const fn is_sub_byte(self) -> bool {
         self.is_array() && !matches!(self, ElementType::Pred) && self.bit_width() < 8
     }
 
     /// `true` for `u1`..`u64` (the types `#(...)` and `*(...)` may name).
+    ///
+    /// The kind predicates do not overlap, and `pred`, `token` and `opaque`
+    /// are none of them:
+    ///
+    /// ```
+    /// use layout_core::ElementType;
+    /// let kinds = |t: ElementType| {
+    ///     [t.is_unsigned_integer(), t.is_signed_integer(), t.is_float(), t.is_complex()]
+    /// };
+    /// assert_eq!(kinds(ElementType::U8), [true, false, false, false]);
+    /// assert_eq!(kinds(ElementType::S4), [false, true, false, false]);
+    /// assert_eq!(kinds(ElementType::F8e5m2), [false, false, true, false]);
+    /// assert_eq!(kinds(ElementType::C64), [false, false, false, true]);
+    /// assert_eq!(kinds(ElementType::Pred), [false; 4]);
+    /// ```
     pub const fn is_unsigned_integer(self) -> bool {
         use ElementType::*;
         matches!(self, U1 | U2 | U4 | U8 | U16 | U32 | U64)
     }
 
     /// `true` for `s1`..`s64`.
+    ///
+    /// ```
+    /// use layout_core::ElementType;
+    /// assert!(ElementType::S1.is_signed_integer());
+    /// assert!(!ElementType::U32.is_signed_integer());
+    /// ```
     pub const fn is_signed_integer(self) -> bool {
         use ElementType::*;
         matches!(self, S1 | S2 | S4 | S8 | S16 | S32 | S64)
     }
 
     /// `true` for the real floating-point types (f16, bf16, f32, f64, fp8, fp4).
+    ///
+    /// ```
+    /// use layout_core::ElementType;
+    /// assert!(ElementType::Bf16.is_float());
+    /// assert!(ElementType::F8e8m0fnu.is_float());
+    /// assert!(!ElementType::C64.is_float()); // complex, see `is_complex`
+    /// ```
     pub const fn is_float(self) -> bool {
         use ElementType::*;
         matches!(
@@ -214,6 +293,12 @@ impl ElementType {
     }
 
     /// `true` for `c64` and `c128`.
+    ///
+    /// ```
+    /// use layout_core::ElementType;
+    /// assert!(ElementType::C128.is_complex());
+    /// assert!(!ElementType::F64.is_complex());
+    /// ```
     pub const fn is_complex(self) -> bool {
         matches!(self, ElementType::C64 | ElementType::C128)
     }

@@ -4,6 +4,14 @@
 use core::fmt;
 
 /// A byte range `start..end` in the parsed text.
+///
+/// ```
+/// use layout_core::parse;
+/// let text = "f32[2]{0:S(200)}";
+/// let span = parse(text).unwrap_err().span();
+/// assert_eq!((span.start, span.end), (9, 15));
+/// assert_eq!(&text[span.range()], "S(200)");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Span {
     /// First byte.
@@ -14,9 +22,22 @@ pub struct Span {
 
 impl Span {
     /// The empty span used for values that were not parsed from text.
+    ///
+    /// ```
+    /// use layout_core::{parse_array, Span};
+    /// let s = parse_array("f32[2,3]").unwrap();
+    /// let err = s.offset(&[2, 0]).unwrap_err(); // an index, not text
+    /// assert_eq!(err.span(), Span::NONE);
+    /// assert!(Span::NONE.range().is_empty());
+    /// ```
     pub const NONE: Span = Span { start: 0, end: 0 };
 
     /// A span from `start` to `end` (byte offsets).
+    ///
+    /// ```
+    /// use layout_core::Span;
+    /// assert_eq!(Span::new(4, 9), Span { start: 4, end: 9 });
+    /// ```
     pub const fn new(start: usize, end: usize) -> Span {
         Span {
             start: start as u32,
@@ -25,6 +46,11 @@ impl Span {
     }
 
     /// The smallest span covering both.
+    ///
+    /// ```
+    /// use layout_core::Span;
+    /// assert_eq!(Span::new(9, 15).join(Span::new(4, 6)), Span::new(4, 15));
+    /// ```
     pub const fn join(self, other: Span) -> Span {
         Span {
             start: if self.start < other.start {
@@ -40,7 +66,14 @@ impl Span {
         }
     }
 
-    /// `start..end` as a `usize` range.
+    /// `start..end` as a `usize` range, to slice the parsed text with.
+    ///
+    /// ```
+    /// use layout_core::Span;
+    /// let text = "bf16[8,1,1280,16384]";
+    /// assert_eq!(Span::new(9, 13).range(), 9..13);
+    /// assert_eq!(&text[Span::new(9, 13).range()], "1280");
+    /// ```
     pub const fn range(self) -> core::ops::Range<usize> {
         self.start as usize..self.end as usize
     }
@@ -57,9 +90,23 @@ macro_rules! error_kinds {
 
         impl ErrorKind {
             /// Every kind, in declaration order (`ALL[k.index()] == k`).
+            ///
+            /// ```
+            /// use layout_core::ErrorKind;
+            /// assert_eq!(ErrorKind::ALL.len(), 48);
+            /// assert_eq!(ErrorKind::ALL[0], ErrorKind::Empty);
+            /// assert!(ErrorKind::ALL.iter().enumerate().all(|(i, k)| k.index() == i));
+            /// ```
             pub const ALL: [ErrorKind; [$(ErrorKind::$kind),*].len()] = [$(ErrorKind::$kind),*];
 
-            /// The kind's position in [`ErrorKind::ALL`].
+            /// The kind's position in [`ErrorKind::ALL`], for example to
+            /// count errors by kind in an array.
+            ///
+            /// ```
+            /// use layout_core::ErrorKind;
+            /// assert_eq!(ErrorKind::Empty.index(), 0);
+            /// assert_eq!(ErrorKind::ALL[ErrorKind::TrailingCombine.index()], ErrorKind::TrailingCombine);
+            /// ```
             pub const fn index(self) -> usize {
                 self as usize
             }
@@ -70,6 +117,13 @@ macro_rules! error_kinds {
 error_kinds! {
 /// What went wrong. Each validation rule has its own kind; the numbers that
 /// explain a particular error are in [`Error::values`].
+///
+/// ```
+/// use layout_core::{parse, ErrorKind};
+/// assert_eq!(parse("").unwrap_err().kind(), ErrorKind::Empty);
+/// assert_eq!(parse("f32[2]{0:S(200)}").unwrap_err().kind(), ErrorKind::MemorySpaceOutOfRange);
+/// assert_eq!(parse("f32[2,3]{1,0:T(0,2)}").unwrap_err().kind(), ErrorKind::ZeroTileEntry);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ErrorKind {
@@ -201,7 +255,15 @@ pub struct Error {
 }
 
 impl Error {
-    /// An error of `kind` at `span` with up to three explanatory numbers.
+    /// An error of `kind` at `span` with up to three explanatory numbers
+    /// (the ones the message of that kind prints).
+    ///
+    /// ```
+    /// use layout_core::{Error, ErrorKind, Span};
+    /// // For `IndexOutOfBounds`: dimension, index, size.
+    /// let e = Error::new(ErrorKind::IndexOutOfBounds, Span::NONE, [1, 7, 3]);
+    /// assert_eq!(e.to_string(), "index 7 is out of bounds for dimension 1 of size 3");
+    /// ```
     pub const fn new(kind: ErrorKind, span: Span, values: [i64; 3]) -> Error {
         Error::wide(
             kind,
@@ -211,6 +273,16 @@ impl Error {
     }
 
     /// An error whose numbers may be any `i64` or `u64` (indices, sizes).
+    ///
+    /// ```
+    /// use layout_core::{Error, ErrorKind, Span};
+    /// let e = Error::wide(ErrorKind::IndexOutOfBounds, Span::NONE, [0, u64::MAX.into(), 3]);
+    /// assert_eq!(e.values()[1], 18_446_744_073_709_551_615);
+    /// assert_eq!(
+    ///     e.to_string(),
+    ///     "index 18446744073709551615 is out of bounds for dimension 0 of size 3"
+    /// );
+    /// ```
     pub const fn wide(kind: ErrorKind, span: Span, values: [i128; 3]) -> Error {
         Error {
             kind,
@@ -230,34 +302,80 @@ impl Error {
     }
 
     /// The rule that failed.
+    ///
+    /// ```
+    /// use layout_core::{parse, ErrorKind};
+    /// let err = parse("f32[2,3]{1,0:T(2,*)}").unwrap_err();
+    /// assert_eq!(err.kind(), ErrorKind::TrailingCombine);
+    /// ```
     pub const fn kind(&self) -> ErrorKind {
         self.kind
     }
 
     /// The byte range of the offending text (empty for values built in code).
+    ///
+    /// ```
+    /// use layout_core::parse;
+    /// let text = "(f32[2], s8[3]{0:S(200)})";
+    /// let err = parse(text).unwrap_err();
+    /// assert_eq!(&text[err.span().range()], "S(200)");
+    /// ```
     pub const fn span(&self) -> Span {
         self.span
     }
 
     /// The numbers behind the message; their meaning depends on the kind.
     /// They are `i128` so that every `i64` and `u64` is exact.
+    ///
+    /// ```
+    /// use layout_core::{parse, ErrorKind};
+    /// // `MinorToMajorOutOfRange`: the entry, the rank.
+    /// let err = parse("f32[2,3]{2,0}").unwrap_err();
+    /// assert_eq!(err.kind(), ErrorKind::MinorToMajorOutOfRange);
+    /// assert_eq!(err.values(), [2, 2, 0]);
+    /// ```
     pub const fn values(&self) -> [i128; 3] {
         self.values
     }
 
-    /// For [`ErrorKind::Expected`], what was expected.
+    /// For [`ErrorKind::Expected`], what was expected (empty for other kinds).
+    ///
+    /// ```
+    /// use layout_core::{parse, ErrorKind};
+    /// let err = parse("f32[2,3").unwrap_err();
+    /// assert_eq!(err.kind(), ErrorKind::Expected);
+    /// assert_eq!(err.expected_token(), "`,` or `]`");
+    /// assert_eq!(err.to_string(), "expected `,` or `]`");
+    /// ```
     pub const fn expected_token(&self) -> &'static str {
         self.expected
     }
 
-    /// The same error at another span.
+    /// The same error at another span, for example to point into a larger
+    /// text the shape was cut from.
+    ///
+    /// ```
+    /// use layout_core::{parse, Span};
+    /// let err = parse("f32[2,3]{2,0}").unwrap_err();
+    /// assert_eq!(err.span(), Span::new(9, 10));
+    /// let moved = err.with_span(Span::new(109, 110));
+    /// assert_eq!(moved.span().range(), 109..110);
+    /// assert_eq!(moved.kind(), err.kind());
+    /// ```
     pub const fn with_span(mut self, span: Span) -> Error {
         self.span = span;
         self
     }
 
     /// A short name of the rule, as used in compile errors (`minor_to_major`,
-    /// `tile`, `memory space`, ...).
+    /// `tile`, `memory space S(n)`, ...).
+    ///
+    /// ```
+    /// use layout_core::parse;
+    /// assert_eq!(parse("f32[2,3]{2,0}").unwrap_err().rule(), "minor_to_major");
+    /// assert_eq!(parse("f32[2,3]{1,0:T(2,*)}").unwrap_err().rule(), "tile");
+    /// assert_eq!(parse("f32[2]{0:S(200)}").unwrap_err().rule(), "memory space S(n)");
+    /// ```
     pub const fn rule(&self) -> &'static str {
         use ErrorKind::*;
         match self.kind {
@@ -296,6 +414,16 @@ impl Error {
     /// A hint on how to fix the problem, where one helps. Its examples are
     /// fixed (the `minor_to_major` one is for rank 2); where the shape's
     /// rank is known, [`Error::help_for`] shows one for that rank.
+    ///
+    /// ```
+    /// use layout_core::parse;
+    /// let err = parse("f32[2,3]{1,0:T(2,*)}").unwrap_err();
+    /// assert_eq!(
+    ///     err.help(),
+    ///     Some("`*` merges a dimension into the next more minor one; end the tile with a size")
+    /// );
+    /// assert_eq!(parse("f32[2]{0:Q(1)}").unwrap_err().help(), None);
+    /// ```
     pub const fn help(&self) -> Option<&'static str> {
         use ErrorKind::*;
         Some(match self.kind {

@@ -84,6 +84,16 @@ impl<const R: usize> StaticLayout<R> {
     /// Parses, validates and plans an array layout of rank `R` from
     /// `'static` text (the text must already be canonical for `Display` to
     /// print the canonical form; [`StaticLayout::text`] returns it as given).
+    ///
+    /// ```
+    /// use layout_core::{ErrorKind, StaticLayout};
+    /// let l = StaticLayout::<4>::parse("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}").unwrap();
+    /// assert_eq!(l.offset([3, 0, 13, 300]), 63_048_281);
+    /// let wrong_rank = StaticLayout::<3>::parse("f32[3,5]{1,0:T(2,2)}").unwrap_err();
+    /// assert_eq!(wrong_rank.kind(), ErrorKind::IndexRank);
+    /// let star = StaticLayout::<5>::parse("f32[2,7,8,11,10]{4,3,2,1,0:T(*,*,2,*,3)}");
+    /// assert_eq!(star.unwrap_err().kind(), ErrorKind::NoDigitTables); // use a Plan
+    /// ```
     pub const fn parse(text: &'static str) -> Result<StaticLayout<R>, Error> {
         let shape = tri!(parse_array(text));
         Self::from_shape(&shape, text)
@@ -92,6 +102,14 @@ impl<const R: usize> StaticLayout<R> {
     /// Plans a validated array shape; `text` is what `Display` prints.
     /// Fails if the rank is not `R`, a dimension is `?`, a size does not
     /// fit in `usize`, or the layout has no digit tables.
+    ///
+    /// ```
+    /// use layout_core::{parse_array, StaticLayout};
+    /// let s = parse_array("f32[3,5]{1,0:T(2,2)}").unwrap();
+    /// let l = StaticLayout::<2>::from_shape(&s, "figure 1").unwrap();
+    /// assert_eq!(l.offset([2, 3]), 17);
+    /// assert_eq!(l.to_string(), "figure 1");
+    /// ```
     pub const fn from_shape(
         shape: &ArrayShape,
         text: &'static str,
@@ -236,6 +254,13 @@ impl<const R: usize> StaticLayout<R> {
     /// compile error), as every form's `offset` does. Release builds do not
     /// check: an out-of-bounds index gives an unspecified offset, never
     /// undefined behaviour. [`StaticLayout::checked_offset`] always checks.
+    ///
+    /// ```
+    /// use layout_core::StaticLayout;
+    /// let l: StaticLayout<4> =
+    ///     StaticLayout::parse("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}").unwrap();
+    /// assert_eq!(l.offset([3, 0, 13, 300]), 63_048_281);
+    /// ```
     #[inline(always)]
     #[track_caller]
     pub const fn offset(&self, index: [usize; R]) -> usize {
@@ -246,6 +271,13 @@ impl<const R: usize> StaticLayout<R> {
     }
 
     /// The element offset of `index`, or `None` if it is out of bounds.
+    ///
+    /// ```
+    /// use layout_core::StaticLayout;
+    /// let l: StaticLayout<2> = StaticLayout::parse("f32[3,5]{1,0:T(2,2)}").unwrap();
+    /// assert_eq!(l.checked_offset([2, 3]), Some(17));
+    /// assert_eq!(l.checked_offset([3, 0]), None);
+    /// ```
     #[inline(always)]
     pub const fn checked_offset(&self, index: [usize; R]) -> Option<usize> {
         if !self.in_bounds(index) {
@@ -276,7 +308,14 @@ impl<const R: usize> StaticLayout<R> {
     }
 
     /// The logical index stored at element slot `offset`, or `None` for a
-    /// padding slot.
+    /// padding slot (or an offset past the allocation).
+    ///
+    /// ```
+    /// use layout_core::StaticLayout;
+    /// let l: StaticLayout<4> =
+    ///     StaticLayout::parse("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}").unwrap();
+    /// assert_eq!(l.index_of(63_048_281), Some([3, 0, 13, 300]));
+    /// ```
     pub const fn index_of(&self, offset: usize) -> Option<[usize; R]> {
         if offset as u64 >= self.tiled {
             return None;
@@ -321,6 +360,12 @@ impl<const R: usize> StaticLayout<R> {
 
     /// The logical dimensions an index ranges over (bounded dims at their
     /// bound; legacy padding not included).
+    ///
+    /// ```
+    /// use layout_core::StaticLayout;
+    /// let l: StaticLayout<2> = StaticLayout::parse("f32[<=4,3]").unwrap();
+    /// assert_eq!(l.dims(), [4, 3]);
+    /// ```
     pub const fn dims(&self) -> [usize; R] {
         let mut out = [0usize; R];
         let mut i = 0;
@@ -332,11 +377,25 @@ impl<const R: usize> StaticLayout<R> {
     }
 
     /// The rank, `R`.
+    ///
+    /// ```
+    /// use layout_core::StaticLayout;
+    /// let l: StaticLayout<4> =
+    ///     StaticLayout::parse("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}").unwrap();
+    /// assert_eq!(l.rank(), 4);
+    /// ```
     pub const fn rank(&self) -> usize {
         R
     }
 
     /// `true` if every coordinate of `index` is in bounds.
+    ///
+    /// ```
+    /// use layout_core::StaticLayout;
+    /// let l: StaticLayout<2> = StaticLayout::parse("f32[3,5]{1,0:T(2,2)}").unwrap();
+    /// assert!(l.in_bounds([2, 4]));
+    /// assert!(!l.in_bounds([3, 0]));
+    /// ```
     #[inline(always)]
     pub const fn in_bounds(&self, index: [usize; R]) -> bool {
         let mut i = 0;
@@ -349,38 +408,89 @@ impl<const R: usize> StaticLayout<R> {
         true
     }
 
-    /// Element slots in the allocation.
+    /// Element slots in the allocation (tile padding and `L(n)` included).
+    ///
+    /// ```
+    /// use layout_core::StaticLayout;
+    /// let l: StaticLayout<4> =
+    ///     StaticLayout::parse("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}").unwrap();
+    /// assert_eq!(l.allocated_elements(), 8 * 1280 * 16384);
+    /// ```
     pub const fn allocated_elements(&self) -> usize {
         self.allocated as usize
     }
 
     /// Bytes of the allocation.
+    ///
+    /// ```
+    /// use layout_core::StaticLayout;
+    /// let l: StaticLayout<4> =
+    ///     StaticLayout::parse("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}").unwrap();
+    /// assert_eq!(l.size_in_bytes(), 335_544_320);
+    /// ```
     pub const fn size_in_bytes(&self) -> usize {
         self.size_in_bytes as usize
     }
 
     /// The element type.
+    ///
+    /// ```
+    /// use layout_core::{ElementType, StaticLayout};
+    /// let l: StaticLayout<4> =
+    ///     StaticLayout::parse("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}").unwrap();
+    /// assert_eq!(l.element_type(), ElementType::Bf16);
+    /// ```
     pub const fn element_type(&self) -> ElementType {
         self.element_type
     }
 
     /// Bits per stored element (`E(n)`, or the byte width x 8).
+    ///
+    /// ```
+    /// use layout_core::StaticLayout;
+    /// let packed: StaticLayout<1> = StaticLayout::parse("s4[8]{0:E(4)}").unwrap();
+    /// assert_eq!(packed.element_size_in_bits(), 4);
+    /// assert_eq!(packed.size_in_bytes(), 4);
+    /// ```
     pub const fn element_size_in_bits(&self) -> u64 {
         self.element_bits
     }
 
     /// The memory space `S(n)`.
+    ///
+    /// ```
+    /// use layout_core::StaticLayout;
+    /// let l: StaticLayout<4> =
+    ///     StaticLayout::parse("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}").unwrap();
+    /// assert_eq!(l.memory_space(), 1);
+    /// ```
     pub const fn memory_space(&self) -> u8 {
         self.memory_space
     }
 
     /// `true` when offsets come from digit tables; `false` when the
-    /// layout's constant [`Plan`] walks the tile levels.
+    /// layout's constant [`Plan`] walks the tile levels. Layouts built at
+    /// run time always have digit tables.
+    ///
+    /// ```
+    /// use layout_core::StaticLayout;
+    /// let l: StaticLayout<4> =
+    ///     StaticLayout::parse("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}").unwrap();
+    /// assert!(l.has_digit_tables());
+    /// ```
     pub const fn has_digit_tables(&self) -> bool {
         self.general.is_none()
     }
 
-    /// The canonical text.
+    /// The text the layout was built from: the canonical text from the
+    /// `layout!` macro, otherwise the text given to
+    /// [`StaticLayout::parse`] or [`StaticLayout::from_shape`], as given.
+    ///
+    /// ```
+    /// use layout_core::StaticLayout;
+    /// let l: StaticLayout<2> = StaticLayout::parse("f32[ 3, 5 ]").unwrap();
+    /// assert_eq!(l.text(), "f32[ 3, 5 ]");
+    /// ```
     pub const fn text(&self) -> &'static str {
         self.text
     }
@@ -486,6 +596,15 @@ pub struct DigitParts<'a> {
 
 /// Every in-bounds index of a [`StaticLayout`] with its offset, in memory
 /// order: see [`StaticLayout::memory_order`].
+///
+/// ```
+/// use layout_core::StaticLayout;
+/// let l: StaticLayout<2> = StaticLayout::parse("f32[3,5]{1,0:T(2,2)}").unwrap();
+/// // The second tile holds columns 2 and 3 of rows 0 and 1.
+/// let second_tile: Vec<([usize; 2], usize)> = l.memory_order().skip(4).take(4).collect();
+/// assert_eq!(second_tile, [([0, 2], 4), ([0, 3], 5), ([1, 2], 6), ([1, 3], 7)]);
+/// assert_eq!(l.memory_order().last(), Some(([2, 4], 20)));
+/// ```
 #[derive(Clone, Debug)]
 pub struct MemoryOrder<const R: usize> {
     wheels: Odometer<{ MAX_RANK * STATIC_DIGITS }>,
@@ -543,6 +662,12 @@ impl<const R: usize> fmt::Display for StaticLayout<R> {
 ///     L::offset([r - 1, c - 1])
 /// }
 /// assert_eq!(last::<Fig1>(), 20);
+/// assert_eq!(Fig1::DIMS, [3, 5]);
+/// assert_eq!(Fig1::ELEMENT_TYPE, layout_core::ElementType::F32);
+/// assert_eq!(Fig1::ALLOCATED_ELEMENTS, 24);
+/// assert_eq!(Fig1::SIZE_IN_BYTES, 96);
+/// assert_eq!(Fig1::MEMORY_SPACE, 0);
+/// assert_eq!(Fig1::offset([2, 3]), 17);
 /// ```
 pub trait StaticShape<const R: usize> {
     /// The layout's tables.
@@ -609,17 +734,43 @@ pub struct Unresolved<const R: usize, const U: usize> {
 impl<const R: usize, const U: usize> Unresolved<R, U> {
     /// Wraps a validated shape of rank `R` with `U` unbounded dims (checked
     /// when resolving).
+    ///
+    /// ```
+    /// use layout_core::{parse_array, Unresolved};
+    /// let s = parse_array("f32[?,128]{1,0:T(8,128)}").unwrap();
+    /// let u: Unresolved<2, 1> = Unresolved::new(s, "f32[?,128]{1,0:T(8,128)}");
+    /// assert_eq!(u.resolve([8]).unwrap().allocated_elements(), 1024);
+    /// ```
     pub const fn new(shape: ArrayShape, text: &'static str) -> Unresolved<R, U> {
         Unresolved { shape, text }
     }
 
     /// The shape, with its `?` dims.
+    ///
+    /// ```
+    /// use layout_core::{parse_array, Unresolved};
+    /// let s = parse_array("f32[?,128]{1,0:T(8,128)}").unwrap();
+    /// let u: Unresolved<2, 1> = Unresolved::new(s, "f32[?,128]{1,0:T(8,128)}");
+    /// assert_eq!(u.shape().unbounded_count(), 1);
+    /// assert_eq!(u.shape().to_string(), "f32[?,128]{1,0:T(8,128)}");
+    /// ```
     pub const fn shape(&self) -> &ArrayShape {
         &self.shape
     }
 
     /// Plans the layout with the `?` dims set to `extents` (in order).
-    /// Fails if a size overflows or does not fit in `usize`.
+    /// Fails if a size overflows or does not fit in `usize`, or if `U` is
+    /// not the shape's number of `?` dims.
+    ///
+    /// ```
+    /// use layout_core::{parse_array, ErrorKind, Unresolved};
+    /// let s = parse_array("f32[?,128]{1,0:T(8,128)}").unwrap();
+    /// let u: Unresolved<2, 1> = Unresolved::new(s, "f32[?,128]{1,0:T(8,128)}");
+    /// let l = u.resolve([20]).unwrap();
+    /// assert_eq!((l.dims(), l.offset([19, 127])), ([20, 128], 19 * 128 + 127));
+    /// let too_many: Unresolved<2, 2> = Unresolved::new(s, "f32[?,128]{1,0:T(8,128)}");
+    /// assert_eq!(too_many.resolve([1, 2]).unwrap_err().kind(), ErrorKind::ExtentCount);
+    /// ```
     pub const fn resolve(&self, extents: [usize; U]) -> Result<StaticLayout<R>, Error> {
         let mut wide = [0u64; U];
         let mut i = 0;
@@ -645,10 +796,32 @@ impl<const R: usize, const U: usize> Unresolved<R, U> {
 /// What a typed view needs from a layout of rank `R`: implemented by
 /// [`StaticLayout<R>`] (table-driven offsets) and by every
 /// [`StaticShape<R>`] type of the `layout!` item form (specialised offsets).
+///
+/// ```
+/// use layout_core::{RankedLayout, StaticLayout};
+/// fn last_offset<L: RankedLayout<2>>(layout: &L) -> usize {
+///     let [r, c] = layout.tables().dims();
+///     layout.offset_of([r - 1, c - 1])
+/// }
+/// let l: StaticLayout<2> = StaticLayout::parse("f32[3,5]{1,0:T(2,2)}").unwrap();
+/// assert_eq!(last_offset(&l), 20);
+/// ```
 pub trait RankedLayout<const R: usize> {
     /// The element offset of an in-bounds `index`.
+    ///
+    /// ```
+    /// use layout_core::{RankedLayout, StaticLayout};
+    /// let l: StaticLayout<2> = StaticLayout::parse("f32[3,5]{1,0:T(2,2)}").unwrap();
+    /// assert_eq!(l.offset_of([2, 3]), 17);
+    /// ```
     fn offset_of(&self, index: [usize; R]) -> usize;
     /// The tables (dims, sizes, inverse).
+    ///
+    /// ```
+    /// use layout_core::{RankedLayout, StaticLayout};
+    /// let l: StaticLayout<2> = StaticLayout::parse("f32[3,5]{1,0:T(2,2)}").unwrap();
+    /// assert_eq!(l.tables().index_of(17), Some([2, 3]));
+    /// ```
     fn tables(&self) -> &StaticLayout<R>;
 }
 

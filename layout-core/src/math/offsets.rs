@@ -47,12 +47,28 @@ const fn check_index(s: &ArrayShape, index: &[u64]) -> Result<(), Error> {
 impl ArrayShape {
     /// The physical shape after the first `levels` tile levels (0 = the
     /// permuted dims before tiling). `levels` past the tile count is clamped.
+    ///
+    /// ```
+    /// use layout_core::parse_array;
+    /// let s = parse_array("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}").unwrap();
+    /// // Major to minor: dims 1, 0, 2, 3 (`minor_to_major` read backwards).
+    /// assert_eq!(s.physical_shape(0).unwrap().as_slice(), &[1, 8, 1280, 16384]);
+    /// assert_eq!(s.physical_shape(1).unwrap().as_slice(), &[1, 8, 160, 128, 8, 128]);
+    /// assert_eq!(s.physical_shape(9).unwrap(), s.physical_shape(2).unwrap());
+    /// ```
     pub const fn physical_shape(&self, levels: usize) -> Result<PhysicalShape, Error> {
         let t = tri!(tiling(&self.raw, levels));
         Ok(PhysicalShape::from_slice(sub(&t.sizes.d, 0, t.sizes.len)))
     }
 
     /// The final physical shape (after every tile level).
+    ///
+    /// ```
+    /// use layout_core::parse_array;
+    /// let s = parse_array("f32[3,5]{1,0:T(2,2)}").unwrap();
+    /// // A 2x3 grid of 2x2 tiles.
+    /// assert_eq!(s.tiled_shape().unwrap().as_slice(), &[2, 3, 2, 2]);
+    /// ```
     pub const fn tiled_shape(&self) -> Result<PhysicalShape, Error> {
         self.physical_shape(self.raw.layout.tile_count as usize)
     }
@@ -85,6 +101,14 @@ impl ArrayShape {
 
     /// `ShapeUtil::ByteSizeOf` for arrays: logical elements x element bytes
     /// (or packed bits), ignoring tiles and `L`.
+    ///
+    /// ```
+    /// use layout_core::parse_array;
+    /// let s = parse_array("f32[3,5]{1,0:T(2,2)}").unwrap();
+    /// assert_eq!(s.unpadded_size_in_bytes(), Ok(60)); // 15 x 4
+    /// assert_eq!(s.size_in_bytes(), Ok(96)); // 24 slots x 4
+    /// assert_eq!(parse_array("s4[5]{0:E(4)}").unwrap().unpadded_size_in_bytes(), Ok(3));
+    /// ```
     pub const fn unpadded_size_in_bytes(&self) -> Result<u64, Error> {
         let n = tri!(self.element_count());
         bytes_for(
@@ -162,6 +186,15 @@ impl ArrayShape {
     ///
     /// It is below [`ArrayShape::size_in_bytes`], so it fits in `i64` even
     /// where the bit offset does not.
+    ///
+    /// ```
+    /// use layout_core::parse_array;
+    /// let s = parse_array("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}").unwrap();
+    /// assert_eq!(s.byte_offset(&[3, 0, 13, 300]), Ok(2 * 63_048_281));
+    /// let packed = parse_array("s4[5]{0:E(4)}").unwrap();
+    /// assert_eq!(packed.byte_offset(&[3]), Ok(1)); // bits 12..16
+    /// assert_eq!(packed.byte_offset(&[4]), Ok(2));
+    /// ```
     pub const fn byte_offset(&self, index: &[u64]) -> Result<u64, Error> {
         let off = tri!(self.offset(index));
         Ok(((off as u128 * self.element_size_in_bits() as u128) / 8) as u64)
@@ -298,6 +331,14 @@ impl ArrayShape {
 
     /// `IndexUtil::LinearIndexToMultidimensionalIndex`: inverse of
     /// [`ArrayShape::untiled_linear_index`].
+    ///
+    /// ```
+    /// use layout_core::{parse_array, ErrorKind};
+    /// let s = parse_array("f32[10,20,30]{1,2,0}").unwrap();
+    /// assert_eq!(s.untiled_multi_index(1945).unwrap().as_slice(), &[3, 5, 7]);
+    /// let past = s.untiled_multi_index(6000).unwrap_err();
+    /// assert_eq!(past.kind(), ErrorKind::IndexOutOfBounds);
+    /// ```
     pub const fn untiled_multi_index(&self, linear: u64) -> Result<Index, Error> {
         let dims = tri!(layout_dims(&self.raw));
         let n = self.raw.rank as usize;
@@ -329,6 +370,14 @@ impl ArrayShape {
 
     /// `IndexUtil::IndexInBounds`: right length and every coordinate below
     /// its dimension (bounded dims at their bound).
+    ///
+    /// ```
+    /// use layout_core::parse_array;
+    /// let s = parse_array("f32[<=4,3]").unwrap();
+    /// assert!(s.index_in_bounds(&[3, 2]));
+    /// assert!(!s.index_in_bounds(&[4, 0]));
+    /// assert!(!s.index_in_bounds(&[3]));
+    /// ```
     pub const fn index_in_bounds(&self, index: &[u64]) -> bool {
         check_index(self, index).is_ok()
     }

@@ -24,6 +24,17 @@ use crate::model::source::SourceMap;
 /// assert_eq!(raw.to_string(), "f32[3,5]{1,0:T(0,2)}");
 /// assert_eq!(raw.validate().unwrap_err().kind(), ErrorKind::ZeroTileEntry);
 /// ```
+///
+/// The plain accessors read what was parsed:
+///
+/// ```
+/// use layout_core::{parse_array_unvalidated, Dim, ElementType};
+/// let raw = parse_array_unvalidated("f32[3,5]{1,0:T(0,2)}").unwrap();
+/// assert_eq!(raw.element_type(), ElementType::F32);
+/// assert_eq!(raw.rank(), 2);
+/// assert_eq!(raw.dims(), &[Dim::Static(3), Dim::Static(5)]);
+/// assert_eq!(raw.layout().minor_to_major(), &[1, 0]);
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct UncheckedArray {
     pub(crate) element_type: ElementType,
@@ -78,6 +89,13 @@ impl UncheckedArray {
 
     /// The same shape with another layout (not validated; the source map
     /// is dropped).
+    ///
+    /// ```
+    /// use layout_core::{parse_array_unvalidated, Layout};
+    /// let raw = parse_array_unvalidated("f32[3,5]{1,0:T(0,2)}").unwrap();
+    /// let fixed = raw.with_layout(Layout::descending(2)); // drops the bad tile
+    /// assert_eq!(fixed.validate().unwrap().to_string(), "f32[3,5]{1,0}");
+    /// ```
     pub const fn with_layout(mut self, layout: Layout) -> UncheckedArray {
         self.layout = layout;
         self.source = SourceMap::EMPTY;
@@ -85,7 +103,20 @@ impl UncheckedArray {
     }
 
     /// The same shape with legacy `padded_dimensions` padding (not
-    /// validated). Fails when `padded` has more than [`MAX_RANK`] entries.
+    /// validated). Fails when `padded` does not have one entry per
+    /// dimension ([`ErrorKind::PaddingLength`]); a padded size smaller than
+    /// its dimension is only caught by validation.
+    ///
+    /// ```
+    /// use layout_core::{parse_array_unvalidated, ErrorKind, PaddingValue};
+    /// let raw = parse_array_unvalidated("f32[2,3]{0,1}").unwrap();
+    /// let padded = raw.with_legacy_padding(&[3, 5], PaddingValue::Zero).unwrap();
+    /// assert_eq!(padded.validate().unwrap().allocated_elements(), Ok(15));
+    /// let short = raw.with_legacy_padding(&[3], PaddingValue::Zero).unwrap_err();
+    /// assert_eq!(short.kind(), ErrorKind::PaddingLength);
+    /// let small = raw.with_legacy_padding(&[1, 3], PaddingValue::Zero).unwrap();
+    /// assert_eq!(small.validate().unwrap_err().kind(), ErrorKind::PaddingTooSmall);
+    /// ```
     pub const fn with_legacy_padding(
         mut self,
         padded: &[u64],
@@ -129,16 +160,39 @@ impl UncheckedArray {
     }
 
     /// Legacy padding, if any.
+    ///
+    /// ```
+    /// use layout_core::{parse_array_unvalidated, PaddingValue};
+    /// let raw = parse_array_unvalidated("f32[2,3]{0,1}").unwrap();
+    /// assert!(raw.legacy_padding().is_none());
+    /// let raw = raw.with_legacy_padding(&[3, 5], PaddingValue::One).unwrap();
+    /// let p = raw.legacy_padding().unwrap();
+    /// assert_eq!(p.padded_dimensions(raw.rank()), &[3, 5]);
+    /// assert_eq!(p.padding_value(), PaddingValue::One);
+    /// ```
     pub const fn legacy_padding(&self) -> Option<&LegacyPadding> {
         self.padding.as_ref()
     }
 
     /// Where the parts of this shape were in the parsed text.
+    ///
+    /// ```
+    /// use layout_core::parse_array_unvalidated;
+    /// let text = "f32[3,<=5]{1,0}";
+    /// let raw = parse_array_unvalidated(text).unwrap();
+    /// assert_eq!(&text[raw.source_map().dim(1).range()], "<=5");
+    /// ```
     pub const fn source_map(&self) -> &SourceMap {
         &self.source
     }
 
     /// Number of `?` (unbounded) dimensions.
+    ///
+    /// ```
+    /// use layout_core::parse_array_unvalidated;
+    /// let raw = parse_array_unvalidated("f32[?,3,?]").unwrap();
+    /// assert_eq!(raw.unbounded_count(), 2);
+    /// ```
     pub const fn unbounded_count(&self) -> usize {
         let mut n = 0;
         let mut i = 0;
@@ -167,6 +221,18 @@ impl UncheckedArray {
 /// assert_eq!(s.allocated_elements(), Ok(24));
 /// assert_eq!(s.size_in_bytes(), Ok(96));
 /// assert_eq!(s.to_string(), "f32[3,5]{1,0:T(2,2)}");
+/// ```
+///
+/// The plain accessors:
+///
+/// ```
+/// use layout_core::{parse_array, Dim, ElementType};
+/// let s = parse_array("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}").unwrap();
+/// assert_eq!(s.element_type(), ElementType::Bf16);
+/// assert_eq!(s.rank(), 4);
+/// assert_eq!(s.dims()[2], Dim::Static(1280));
+/// assert_eq!(s.layout().minor_to_major(), &[3, 2, 0, 1]);
+/// assert_eq!(s.layout().memory_space(), 1);
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct ArrayShape {
@@ -213,16 +279,40 @@ impl ArrayShape {
     }
 
     /// Legacy padding, if set with [`ArrayShape::with_legacy_padding`].
+    ///
+    /// ```
+    /// use layout_core::{parse_array, PaddingValue};
+    /// let s = parse_array("f32[2,3]{0,1}").unwrap();
+    /// assert!(s.legacy_padding().is_none());
+    /// let s = s.with_legacy_padding(&[3, 5], PaddingValue::Zero).unwrap();
+    /// assert_eq!(s.legacy_padding().unwrap().padded_dimensions(2), &[3, 5]);
+    /// ```
     pub const fn legacy_padding(&self) -> Option<&LegacyPadding> {
         self.raw.padding.as_ref()
     }
 
-    /// Where the parts of this shape were in the parsed text.
+    /// Where the parts of this shape were in the parsed text (every span
+    /// empty for a shape built in code).
+    ///
+    /// ```
+    /// use layout_core::{parse_array, ArrayShape, Dim, ElementType, Span};
+    /// let text = "bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}";
+    /// let s = parse_array(text).unwrap();
+    /// assert_eq!(&text[s.source_map().element_type().range()], "bf16");
+    /// let built = ArrayShape::new(ElementType::F32, &[Dim::Static(2)]).unwrap();
+    /// assert_eq!(built.source_map().whole(), Span::NONE);
+    /// ```
     pub const fn source_map(&self) -> &SourceMap {
         &self.raw.source
     }
 
     /// `true` if any dimension is `<=N` or `?`.
+    ///
+    /// ```
+    /// use layout_core::parse_array;
+    /// assert!(parse_array("f32[3,<=5]").unwrap().is_dynamic());
+    /// assert!(!parse_array("f32[3,5]").unwrap().is_dynamic());
+    /// ```
     pub const fn is_dynamic(&self) -> bool {
         let mut i = 0;
         while i < self.raw.rank as usize {
@@ -235,11 +325,25 @@ impl ArrayShape {
     }
 
     /// `true` if any dimension is `?`.
+    ///
+    /// ```
+    /// use layout_core::parse_array;
+    /// assert!(parse_array("f32[3,<=5,?]").unwrap().has_unbounded_dims());
+    /// assert!(!parse_array("f32[3,<=5]").unwrap().has_unbounded_dims());
+    /// ```
     pub const fn has_unbounded_dims(&self) -> bool {
         self.raw.unbounded_count() > 0
     }
 
-    /// Number of `?` (unbounded) dimensions.
+    /// Number of `?` (unbounded) dimensions: how many extents
+    /// [`ArrayShape::with_extents`] takes.
+    ///
+    /// ```
+    /// use layout_core::parse_array;
+    /// let s = parse_array("f32[?,<=5,?]").unwrap();
+    /// assert_eq!(s.unbounded_count(), 2);
+    /// assert_eq!(s.with_extents(&[4, 6]).unwrap().to_string(), "f32[4,<=5,6]{2,1,0}");
+    /// ```
     pub const fn unbounded_count(&self) -> usize {
         self.raw.unbounded_count()
     }
@@ -282,6 +386,13 @@ impl ArrayShape {
     }
 
     /// Bits per stored element: `E(n)` when set, else the byte width x 8.
+    ///
+    /// ```
+    /// use layout_core::parse_array;
+    /// assert_eq!(parse_array("s4[8]{0:E(4)}").unwrap().element_size_in_bits(), 4);
+    /// assert_eq!(parse_array("s4[8]").unwrap().element_size_in_bits(), 8);
+    /// assert_eq!(parse_array("bf16[8]").unwrap().element_size_in_bits(), 16);
+    /// ```
     pub const fn element_size_in_bits(&self) -> u64 {
         let e = self.raw.layout.element_size_bits;
         if e > 0 {

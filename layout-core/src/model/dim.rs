@@ -24,6 +24,13 @@ pub enum Dim {
 
 impl Dim {
     /// The size the layout uses: the static size or the bound; `None` for `?`.
+    ///
+    /// ```
+    /// use layout_core::Dim;
+    /// assert_eq!(Dim::Static(1280).layout_size(), Some(1280));
+    /// assert_eq!(Dim::Bounded(8).layout_size(), Some(8));
+    /// assert_eq!(Dim::Unbounded.layout_size(), None);
+    /// ```
     pub const fn layout_size(self) -> Option<u64> {
         match self {
             Dim::Static(n) | Dim::Bounded(n) => Some(n),
@@ -32,6 +39,13 @@ impl Dim {
     }
 
     /// `true` for `<=N` and `?`.
+    ///
+    /// ```
+    /// use layout_core::Dim;
+    /// assert!(Dim::Bounded(8).is_dynamic());
+    /// assert!(Dim::Unbounded.is_dynamic());
+    /// assert!(!Dim::Static(8).is_dynamic());
+    /// ```
     pub const fn is_dynamic(self) -> bool {
         !matches!(self, Dim::Static(_))
     }
@@ -39,6 +53,14 @@ impl Dim {
 
 /// A tile entry: a size, or `*` (combine this dimension into the next more
 /// minor one before tiling).
+///
+/// ```
+/// use layout_core::{parse_array, TileDim};
+/// let s = parse_array("bf16[2,3,1004]{2,1,0:T(2,*,128)}").unwrap();
+/// let t = s.layout().tile(0).unwrap();
+/// let entries: Vec<TileDim> = (0..t.len()).filter_map(|i| t.get(i)).collect();
+/// assert_eq!(entries, [TileDim::Size(2), TileDim::Combine, TileDim::Size(128)]);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TileDim {
     /// A tile size (validated to be at least 1).
@@ -56,6 +78,8 @@ pub enum TileDim {
 /// assert_eq!(t.len(), 3);
 /// assert_eq!(t.get(1), Some(TileDim::Combine));
 /// assert_eq!(t.get(2), Some(TileDim::Size(128)));
+/// assert_eq!(t.get(3), None);
+/// assert!(!t.is_empty());
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Tile<'a> {
@@ -87,12 +111,25 @@ impl<'a> Tile<'a> {
     }
 
     /// The raw entries; `*` is stored as `i64::MIN`, as XLA does.
+    ///
+    /// ```
+    /// use layout_core::parse_array;
+    /// let s = parse_array("bf16[2,3,1004]{2,1,0:T(2,*,128)}").unwrap();
+    /// assert_eq!(s.layout().tile(0).unwrap().raw(), &[2, i64::MIN, 128]);
+    /// ```
     pub const fn raw(&self) -> &'a [i64] {
         self.entries
     }
 }
 
 /// The value used for padding slots by legacy `padded_dimensions` padding.
+///
+/// ```
+/// use layout_core::{parse_array, PaddingValue};
+/// let s = parse_array("f32[2,3]{0,1}").unwrap()
+///     .with_legacy_padding(&[3, 5], PaddingValue::Lowest).unwrap();
+/// assert_eq!(s.legacy_padding().unwrap().padding_value(), PaddingValue::Lowest);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PaddingValue {
     /// Pad with zeros.
@@ -109,6 +146,11 @@ pub enum PaddingValue {
 
 impl PaddingValue {
     /// The option's spelling (`zero`, `one`, `lowest`, `highest`, `unknown`).
+    ///
+    /// ```
+    /// use layout_core::PaddingValue;
+    /// assert_eq!(PaddingValue::Highest.name(), "highest");
+    /// ```
     pub const fn name(self) -> &'static str {
         match self {
             PaddingValue::Zero => "zero",
@@ -119,7 +161,14 @@ impl PaddingValue {
         }
     }
 
-    /// Parses an option spelling.
+    /// Parses an option spelling (lowercase, as [`PaddingValue::name`]
+    /// writes it).
+    ///
+    /// ```
+    /// use layout_core::PaddingValue;
+    /// assert_eq!(PaddingValue::from_name("zero"), Some(PaddingValue::Zero));
+    /// assert_eq!(PaddingValue::from_name("Zero"), None);
+    /// ```
     pub const fn from_name(name: &str) -> Option<PaddingValue> {
         use crate::base::konst::bytes_eq;
         let b = name.as_bytes();
@@ -140,6 +189,16 @@ impl PaddingValue {
 }
 
 /// Legacy per-dimension padding (`padded_dimensions` + `padding_value`).
+///
+/// ```
+/// use layout_core::{parse_array, PaddingValue};
+/// let s = parse_array("f32[2,3]{0,1}").unwrap()
+///     .with_legacy_padding(&[3, 5], PaddingValue::Zero).unwrap();
+/// let p = s.legacy_padding().unwrap();
+/// assert_eq!(p.padded_dimensions(s.rank()), &[3, 5]);
+/// assert_eq!(p.padding_value(), PaddingValue::Zero);
+/// assert_eq!(s.allocated_elements(), Ok(3 * 5));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct LegacyPadding {
     pub(crate) padded: [u64; MAX_RANK],
@@ -149,6 +208,13 @@ pub struct LegacyPadding {
 impl LegacyPadding {
     /// The padded width of each logical dimension: the first `rank`
     /// entries (at most [`MAX_RANK`]; pass the shape's rank).
+    ///
+    /// ```
+    /// use layout_core::{parse_array, PaddingValue};
+    /// let s = parse_array("f32[2,3]{0,1}").unwrap()
+    ///     .with_legacy_padding(&[3, 5], PaddingValue::Zero).unwrap();
+    /// assert_eq!(s.legacy_padding().unwrap().padded_dimensions(s.rank()), &[3, 5]);
+    /// ```
     pub const fn padded_dimensions(&self, rank: usize) -> &[u64] {
         sub(&self.padded, 0, rank)
     }

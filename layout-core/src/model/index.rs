@@ -20,6 +20,12 @@ pub struct Index {
 
 impl Index {
     /// The all-zeros index of the given rank (clamped to [`MAX_RANK`]).
+    ///
+    /// ```
+    /// use layout_core::{Index, MAX_RANK};
+    /// assert_eq!(Index::zeros(3).as_slice(), &[0, 0, 0]);
+    /// assert_eq!(Index::zeros(100).as_slice().len(), MAX_RANK);
+    /// ```
     pub const fn zeros(rank: usize) -> Index {
         Index {
             coords: [0; MAX_RANK],
@@ -31,12 +37,26 @@ impl Index {
         }
     }
 
-    /// The coordinates.
+    /// The coordinates, dimension 0 first.
+    ///
+    /// ```
+    /// use layout_core::parse_array;
+    /// let s = parse_array("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}").unwrap();
+    /// assert_eq!(s.index_of(63_048_281).unwrap().as_slice(), &[3, 0, 13, 300]);
+    /// ```
     pub const fn as_slice(&self) -> &[u64] {
         sub(&self.coords, 0, self.len as usize)
     }
 
     /// The coordinates, mutably.
+    ///
+    /// ```
+    /// use layout_core::{parse_array, Index};
+    /// let s = parse_array("f32[3,5]{1,0:T(2,2)}").unwrap();
+    /// let mut i = Index::zeros(2);
+    /// i.as_mut_slice().copy_from_slice(&[2, 3]);
+    /// assert_eq!(s.offset(i.as_slice()), Ok(17));
+    /// ```
     pub fn as_mut_slice(&mut self) -> &mut [u64] {
         &mut self.coords[..self.len as usize]
     }
@@ -59,6 +79,14 @@ pub struct PhysicalShape {
 
 impl PhysicalShape {
     /// A physical shape from sizes (at most [`MAX_PHYSICAL_RANK`] are kept).
+    ///
+    /// ```
+    /// use layout_core::PhysicalShape;
+    /// let p = PhysicalShape::from_slice(&[2, 3, 2, 2]);
+    /// assert_eq!(p.len(), 4);
+    /// assert_eq!(p.as_slice(), &[2, 3, 2, 2]);
+    /// assert!(PhysicalShape::from_slice(&[]).is_empty());
+    /// ```
     pub const fn from_slice(sizes: &[u64]) -> PhysicalShape {
         let mut out = PhysicalShape {
             dims: [0; MAX_PHYSICAL_RANK],
@@ -86,7 +114,15 @@ impl PhysicalShape {
         self.len == 0
     }
 
-    /// Product of the sizes (checked).
+    /// Product of the sizes (checked): `None` on overflow.
+    ///
+    /// ```
+    /// use layout_core::{parse_array, PhysicalShape};
+    /// let s = parse_array("f32[3,5]{1,0:T(2,2)}").unwrap();
+    /// // Two by three tiles of 2x2: the 24 allocated elements.
+    /// assert_eq!(s.tiled_shape().unwrap().product(), Some(24));
+    /// assert_eq!(PhysicalShape::from_slice(&[u64::MAX, 2]).product(), None);
+    /// ```
     pub const fn product(&self) -> Option<u64> {
         let mut p: u64 = 1;
         let mut i = 0;
@@ -101,6 +137,14 @@ impl PhysicalShape {
     }
 
     /// Row-major strides (in elements) of this shape.
+    ///
+    /// ```
+    /// use layout_core::parse_array;
+    /// let s = parse_array("f32[3,5]{1,0:T(2,2)}").unwrap();
+    /// let tiled = s.tiled_shape().unwrap();
+    /// assert_eq!(tiled.as_slice(), &[2, 3, 2, 2]);
+    /// assert_eq!(tiled.strides().as_slice(), &[12, 4, 2, 1]);
+    /// ```
     pub const fn strides(&self) -> PhysicalShape {
         let mut out = PhysicalShape {
             dims: [0; MAX_PHYSICAL_RANK],

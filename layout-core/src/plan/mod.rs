@@ -89,6 +89,15 @@ pub struct Plan {
 impl Plan {
     /// Computes the tables of a validated array shape. Fails for `?`
     /// dimensions (no static size) and for allocations past `i64`.
+    ///
+    /// ```
+    /// use layout_core::{parse_array, ErrorKind, Plan};
+    /// let s = parse_array("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}").unwrap();
+    /// let plan = Plan::new(&s).unwrap();
+    /// assert_eq!(plan.offset(&[3, 0, 13, 300]), Ok(63_048_281));
+    /// let open = parse_array("f32[?,128]{1,0:T(8,128)}").unwrap();
+    /// assert_eq!(Plan::new(&open).unwrap_err().kind(), ErrorKind::UnboundedDimension);
+    /// ```
     pub const fn new(s: &ArrayShape) -> Result<Plan, Error> {
         let raw = &s.raw;
         let t = tri!(tiling(raw, raw.layout.tile_count as usize));
@@ -179,6 +188,16 @@ impl Plan {
     /// `true` when offsets come from per-dimension digit tables (every
     /// layout without `*` whose tile sizes nest); `false` for the general
     /// walk through the tile levels.
+    ///
+    /// ```
+    /// use layout_core::{parse_array, Plan};
+    /// let seed = parse_array("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}").unwrap();
+    /// assert!(Plan::new(&seed).unwrap().has_digit_tables());
+    /// let star = parse_array("f32[2,7,8,11,10]{4,3,2,1,0:T(*,*,2,*,3)}").unwrap();
+    /// let plan = Plan::new(&star).unwrap();
+    /// assert!(!plan.has_digit_tables());
+    /// assert_eq!(plan.offset(&[1, 6, 7, 10, 9]), Ok(12430)); // same answers, slower
+    /// ```
     pub const fn has_digit_tables(&self) -> bool {
         self.mode != GENERAL
     }
@@ -192,40 +211,90 @@ impl Plan {
     }
 
     /// Rank of the array.
+    ///
+    /// ```
+    /// use layout_core::{parse_array, Plan};
+    /// let s = parse_array("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}").unwrap();
+    /// let plan = Plan::new(&s).unwrap();
+    /// assert_eq!(plan.rank(), 4);
+    /// ```
     pub const fn rank(&self) -> usize {
         self.rank as usize
     }
 
     /// The logical sizes the layout uses (bounds for `<=N`, padded sizes
     /// for legacy padding).
+    ///
+    /// ```
+    /// use layout_core::{parse_array, PaddingValue, Plan};
+    /// let s = parse_array("f32[2,3]{0,1}").unwrap()
+    ///     .with_legacy_padding(&[3, 5], PaddingValue::Zero).unwrap();
+    /// let plan = Plan::new(&s).unwrap();
+    /// assert_eq!(plan.layout_dims(), &[3, 5]);
+    /// assert_eq!(plan.index_dims(), &[2, 3]);
+    /// ```
     pub const fn layout_dims(&self) -> &[u64] {
         sub(&self.dims, 0, self.rank as usize)
     }
 
     /// The logical sizes an index ranges over (bounds for `<=N`; without
     /// legacy padding).
+    ///
+    /// ```
+    /// use layout_core::{parse_array, Plan};
+    /// let plan = Plan::new(&parse_array("f32[<=4,3]").unwrap()).unwrap();
+    /// assert_eq!(plan.index_dims(), &[4, 3]);
+    /// ```
     pub const fn index_dims(&self) -> &[u64] {
         sub(&self.limits, 0, self.rank as usize)
     }
 
     /// Number of tile levels.
+    ///
+    /// ```
+    /// use layout_core::{parse_array, Plan};
+    /// let s = parse_array("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}").unwrap();
+    /// let plan = Plan::new(&s).unwrap();
+    /// assert_eq!(plan.tile_levels(), 2); // T(8,128)(2,1)
+    /// ```
     pub const fn tile_levels(&self) -> usize {
         self.level_count as usize
     }
 
     /// The final physical shape, after every tile level.
+    ///
+    /// ```
+    /// use layout_core::{parse_array, Plan};
+    /// let s = parse_array("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}").unwrap();
+    /// let plan = Plan::new(&s).unwrap();
+    /// assert_eq!(plan.tiled_shape().as_slice(), &[1, 8, 160, 128, 4, 128, 2, 1]);
+    /// ```
     pub const fn tiled_shape(&self) -> PhysicalShape {
         PhysicalShape::from_slice(sub(&self.final_dims, 0, self.final_len as usize))
     }
 
     /// Element slots in the allocation (tiles, legacy padding and `L(n)`
     /// included).
+    ///
+    /// ```
+    /// use layout_core::{parse_array, Plan};
+    /// let plan = Plan::new(&parse_array("f32[3,5]{1,0:T(2,2)}").unwrap()).unwrap();
+    /// assert_eq!(plan.allocated_elements(), 24); // 3x5 padded to 4x6
+    /// ```
     pub const fn allocated_elements(&self) -> u64 {
         self.allocated
     }
 
     /// `true` if `index` has the right length and every coordinate is in
-    /// bounds.
+    /// bounds (legacy padding slots are out of bounds).
+    ///
+    /// ```
+    /// use layout_core::{parse_array, Plan};
+    /// let plan = Plan::new(&parse_array("f32[3,5]{1,0:T(2,2)}").unwrap()).unwrap();
+    /// assert!(plan.in_bounds(&[2, 4]));
+    /// assert!(!plan.in_bounds(&[3, 0]));
+    /// assert!(!plan.in_bounds(&[2]));
+    /// ```
     pub const fn in_bounds(&self, index: &[u64]) -> bool {
         if index.len() != self.rank as usize {
             return false;
@@ -240,7 +309,18 @@ impl Plan {
         true
     }
 
-    /// The element offset of `index`, checked.
+    /// The element offset of `index`, checked: an index of the wrong length
+    /// or out of bounds is an error.
+    ///
+    /// ```
+    /// use layout_core::{parse_array, ErrorKind, Plan};
+    /// let plan = Plan::new(&parse_array("f32[3,5]{1,0:T(2,2)}").unwrap()).unwrap();
+    /// assert_eq!(plan.offset(&[2, 3]), Ok(17));
+    /// let err = plan.offset(&[3, 0]).unwrap_err();
+    /// assert_eq!(err.kind(), ErrorKind::IndexOutOfBounds);
+    /// assert_eq!(err.to_string(), "index 3 is out of bounds for dimension 0 of size 3");
+    /// assert_eq!(plan.offset(&[2]).unwrap_err().kind(), ErrorKind::IndexRank);
+    /// ```
     pub const fn offset(&self, index: &[u64]) -> Result<u64, Error> {
         let n = self.rank as usize;
         if index.len() != n {
@@ -267,6 +347,16 @@ impl Plan {
     /// The element offset of an index already known to be in bounds (an
     /// out-of-bounds or short index gives an unspecified offset, never a
     /// panic).
+    ///
+    /// ```
+    /// use layout_core::{parse_array, Plan};
+    /// let s = parse_array("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}").unwrap();
+    /// let plan = Plan::new(&s).unwrap();
+    /// let index = [3, 0, 13, 300];
+    /// if plan.in_bounds(&index) {
+    ///     assert_eq!(plan.offset_unchecked(&index), 63_048_281);
+    /// }
+    /// ```
     #[inline]
     pub const fn offset_unchecked(&self, index: &[u64]) -> u64 {
         if self.mode == POW2 {
@@ -385,6 +475,14 @@ impl Plan {
 
     /// The logical index stored at element slot `offset`, or `None` for a
     /// padding slot or an offset past the allocation.
+    ///
+    /// ```
+    /// use layout_core::{parse_array, Plan};
+    /// let plan = Plan::new(&parse_array("f32[3,5]{1,0:T(2,2)}").unwrap()).unwrap();
+    /// assert_eq!(plan.index_of(17).unwrap().as_slice(), &[2, 3]);
+    /// assert_eq!(plan.index_of(14), None); // row 3 of a padded tile
+    /// assert_eq!(plan.index_of(24), None); // past the allocation
+    /// ```
     pub const fn index_of(&self, offset: u64) -> Option<Index> {
         if offset >= self.tiled_elements {
             return None;

@@ -93,6 +93,17 @@ pub const fn validate(shape: &UncheckedArray) -> Result<ArrayShape, Error> {
 }
 
 /// Checks every rule; returns all violations (up to [`MAX_ERRORS`]).
+///
+/// ```
+/// use layout_core::{parse_array_unvalidated, validate_all, ErrorKind};
+/// let s = parse_array_unvalidated("f32[2,3]{1,1:T(0,2)S(200)}").unwrap();
+/// let kinds: Vec<ErrorKind> = validate_all(&s).iter().map(|e| e.kind()).collect();
+/// assert_eq!(kinds, [
+///     ErrorKind::MinorToMajorDuplicate,
+///     ErrorKind::ZeroTileEntry,
+///     ErrorKind::MemorySpaceOutOfRange,
+/// ]);
+/// ```
 pub const fn validate_all(shape: &UncheckedArray) -> ErrorList {
     let mut c = Collector::new(false);
     run(shape, &mut c);
@@ -101,7 +112,17 @@ pub const fn validate_all(shape: &UncheckedArray) -> ErrorList {
 
 /// The extra rules for the array inside a buffer `b(...)`: no tiles and no
 /// dynamic dimensions (XLA cannot lower either). The array's own rules are
-/// checked by [`validate`].
+/// checked by [`validate`]. [`parse`](crate::parse) runs both on `b(...)`.
+///
+/// ```
+/// use layout_core::{parse, parse_array, validate_buffer, ErrorKind};
+/// assert_eq!(validate_buffer(&parse_array("f32[2,3]").unwrap()), Ok(()));
+/// let tiled = parse_array("f32[2,3]{1,0:T(2,2)}").unwrap();
+/// assert_eq!(validate_buffer(&tiled).unwrap_err().kind(), ErrorKind::BufferTiled);
+/// let bounded = parse_array("f32[<=2]").unwrap();
+/// assert_eq!(validate_buffer(&bounded).unwrap_err().kind(), ErrorKind::BufferDynamic);
+/// assert_eq!(parse("b(f32[2,3]{1,0:T(2,2)})").unwrap_err().kind(), ErrorKind::BufferTiled);
+/// ```
 pub const fn validate_buffer(inner: &ArrayShape) -> Result<(), Error> {
     buffer::check(&inner.raw)
 }
@@ -126,6 +147,14 @@ pub const fn parse_array(src: &str) -> Result<ArrayShape, Error> {
 impl UncheckedArray {
     /// Checks every rule: the validated shape, or the first violation
     /// (see [`validate_all`] for all of them).
+    ///
+    /// ```
+    /// use layout_core::{parse_array_unvalidated, ErrorKind};
+    /// let raw = parse_array_unvalidated("f32[3,5]{1,0:T(2,2)}").unwrap();
+    /// assert_eq!(raw.validate().unwrap().offset(&[2, 3]), Ok(17));
+    /// let bad = parse_array_unvalidated("f32[3,5]{1,0:T(2,*)}").unwrap();
+    /// assert_eq!(bad.validate().unwrap_err().kind(), ErrorKind::TrailingCombine);
+    /// ```
     pub const fn validate(&self) -> Result<ArrayShape, Error> {
         validate(self)
     }

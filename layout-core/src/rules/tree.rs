@@ -36,6 +36,13 @@ pub enum Shape<'a> {
 
 impl Shape<'_> {
     /// The array, for arrays (not for buffers).
+    ///
+    /// ```
+    /// use layout_core::parse;
+    /// let s = parse("f32[3,5]{1,0:T(2,2)}").unwrap();
+    /// assert_eq!(s.as_array().unwrap().offset(&[2, 3]), Ok(17));
+    /// assert!(parse("b(f32[3,5])").unwrap().as_array().is_none());
+    /// ```
     pub const fn as_array(&self) -> Option<&ArrayShape> {
         match self {
             Shape::Array(a) => Some(a),
@@ -104,22 +111,52 @@ pub struct TupleShape<'a> {
 }
 
 impl<'a> TupleShape<'a> {
-    /// Number of elements.
+    /// Number of elements (nested tuples count as one).
+    ///
+    /// ```
+    /// use layout_core::{parse, Shape};
+    /// let Shape::Tuple(t) = parse("(f32[2], (s8[3], token[]))").unwrap() else { panic!() };
+    /// assert_eq!(t.len(), 2);
+    /// ```
     pub const fn len(&self) -> usize {
         self.raw.len as usize
     }
 
     /// `true` for `()`.
+    ///
+    /// ```
+    /// use layout_core::{parse, Shape};
+    /// let Shape::Tuple(t) = parse("()").unwrap() else { panic!() };
+    /// assert!(t.is_empty());
+    /// ```
     pub const fn is_empty(&self) -> bool {
         self.raw.len == 0
     }
 
-    /// The tuple's text span in the parsed input.
+    /// The tuple's text span in the parsed input, parentheses included.
+    ///
+    /// ```
+    /// use layout_core::{parse, Shape};
+    /// let text = "(f32[2], (s8[3], token[]))";
+    /// let Shape::Tuple(t) = parse(text).unwrap() else { panic!() };
+    /// let Some(Shape::Tuple(inner)) = t.get(1) else { panic!() };
+    /// assert_eq!(&text[inner.span().range()], "(s8[3], token[])");
+    /// ```
     pub const fn span(&self) -> Span {
         self.raw.span
     }
 
     /// The elements, in order.
+    ///
+    /// ```
+    /// use layout_core::{parse, Shape};
+    /// let Shape::Tuple(t) = parse("(f32[3,5]{1,0:T(2,2)}, s8[7])").unwrap() else { panic!() };
+    /// let sizes: Vec<u64> = t
+    ///     .iter()
+    ///     .filter_map(|e| e.as_array().map(|a| a.size_in_bytes().unwrap()))
+    ///     .collect();
+    /// assert_eq!(sizes, [96, 7]);
+    /// ```
     pub fn iter(&self) -> TupleIter<'a> {
         TupleIter {
             src: self.raw.src,
@@ -130,6 +167,13 @@ impl<'a> TupleShape<'a> {
     }
 
     /// Element `i` (walks the elements before it).
+    ///
+    /// ```
+    /// use layout_core::{parse, Shape};
+    /// let Shape::Tuple(t) = parse("(f32[2], (s8[3], token[]), opaque[])").unwrap() else { panic!() };
+    /// assert_eq!(t.get(1).unwrap().to_string(), "(s8[3]{0}, token[])");
+    /// assert!(t.get(3).is_none());
+    /// ```
     pub fn get(&self, i: usize) -> Option<Shape<'a>> {
         self.iter().nth(i)
     }
@@ -143,7 +187,17 @@ impl PartialEq for TupleShape<'_> {
 
 impl Eq for TupleShape<'_> {}
 
-/// Iterator over a tuple's elements.
+/// Iterator over a tuple's elements, from [`TupleShape::iter`]; its size
+/// hint is exact.
+///
+/// ```
+/// use layout_core::{parse, Shape};
+/// let Shape::Tuple(t) = parse("(f32[2], token[], opaque[])").unwrap() else { panic!() };
+/// let mut it = t.iter();
+/// assert_eq!(it.size_hint(), (3, Some(3)));
+/// assert!(matches!(it.next(), Some(Shape::Array(_))));
+/// assert_eq!(it.size_hint(), (2, Some(2)));
+/// ```
 #[derive(Clone, Debug)]
 pub struct TupleIter<'a> {
     src: &'a str,
