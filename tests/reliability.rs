@@ -189,8 +189,26 @@ fn unchecked_shapes_print_and_validate_but_have_no_index_math() {
 #[test]
 fn static_layouts_of_the_wrong_rank_are_errors() {
     let e = StaticLayout::<3>::parse("f32[3,5]").unwrap_err();
-    assert_eq!(e.kind(), ErrorKind::IndexRank);
+    assert_eq!(e.kind(), ErrorKind::RankMismatch);
+    assert_eq!(
+        e.to_string(),
+        "the layout has rank 2, but a StaticLayout<3> was asked for"
+    );
     assert!(StaticLayout::<2>::parse("f32[?,5]").is_err());
+}
+
+#[test]
+fn extents_past_i64_name_the_dimension() {
+    let u = xla_layout::Unresolved::<2, 1>::new(parse_array("f32[?,5]").unwrap(), "t");
+    let e = u.resolve([usize::MAX]).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::IntegerOutOfRange);
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "dimension 0 has size {}, which does not fit in i64",
+            usize::MAX
+        )
+    );
 }
 
 #[test]

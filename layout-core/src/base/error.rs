@@ -228,6 +228,8 @@ pub enum ErrorKind {
     ExtentCount,
     /// A view's element type or length does not match its layout.
     ViewMismatch,
+    /// A layout of another rank than the `R` of a `StaticLayout<R>`.
+    RankMismatch,
     /// A layout whose offsets are not per-dimension digits, where a
     /// [`StaticLayout`](crate::StaticLayout) built at run time needs them.
     NoDigitTables,
@@ -408,6 +410,7 @@ impl Error {
             ExtentCount => "extents",
             ViewMismatch => "view",
             NoDigitTables => "digit tables",
+            RankMismatch => "rank",
         }
     }
 
@@ -513,6 +516,10 @@ impl fmt::Display for Error {
             Empty => write!(f, "expected a shape, found nothing"),
             UnterminatedComment => write!(f, "unterminated `/*` comment"),
             InvalidCharacter => write!(f, "unexpected character"),
+            IntegerOutOfRange if b > 0 => write!(
+                f,
+                "dimension {a} has size {b}, which does not fit in i64"
+            ),
             IntegerOutOfRange => write!(f, "integer does not fit in i64 (XLA would wrap it)"),
             Expected => write!(f, "expected {}", self.expected),
             UnknownElementType => write!(f, "unknown element type"),
@@ -640,6 +647,10 @@ MinorToMajorLength => write!(
                 1 => write!(f, "the element type does not match the layout's"),
                 _ => write!(f, "the layout packs elements into {b} bits; a typed view needs the natural width"),
             },
+            RankMismatch => write!(
+                f,
+                "the layout has rank {b}, but a StaticLayout<{a}> was asked for"
+            ),
             NoDigitTables => write!(
                 f,
                 "a StaticLayout built at run time needs offsets that are per-dimension digits, and this layout's are not: {}",

@@ -90,7 +90,7 @@ impl<const R: usize> StaticLayout<R> {
     /// let l = StaticLayout::<4>::parse("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}").unwrap();
     /// assert_eq!(l.offset([3, 0, 13, 300]), 63_048_281);
     /// let wrong_rank = StaticLayout::<3>::parse("f32[3,5]{1,0:T(2,2)}").unwrap_err();
-    /// assert_eq!(wrong_rank.kind(), ErrorKind::IndexRank);
+    /// assert_eq!(wrong_rank.kind(), ErrorKind::RankMismatch);
     /// let star = StaticLayout::<5>::parse("f32[2,7,8,11,10]{4,3,2,1,0:T(*,*,2,*,3)}");
     /// assert_eq!(star.unwrap_err().kind(), ErrorKind::NoDigitTables); // use a Plan
     /// ```
@@ -171,7 +171,7 @@ impl<const R: usize> StaticLayout<R> {
     ) -> Result<StaticLayout<R>, Error> {
         if shape.rank() != R {
             return Err(Error::new(
-                ErrorKind::IndexRank,
+                ErrorKind::RankMismatch,
                 shape.source_map().whole(),
                 [R as i64, shape.rank() as i64, 0],
             ));

@@ -12,10 +12,10 @@ pub(crate) const fn check(s: &UncheckedArray, c: &mut Collector) {
             if n > i64::MAX as u64 {
                 report!(
                     c,
-                    Error::new(
+                    Error::wide(
                         ErrorKind::IntegerOutOfRange,
                         s.source.dim(i),
-                        [i as i64, 0, 0]
+                        [i as i128, n as i128, 0]
                     )
                 );
             }

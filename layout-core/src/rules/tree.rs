@@ -231,6 +231,8 @@ impl<'a> Iterator for TupleIter<'a> {
     }
 }
 
+impl ExactSizeIterator for TupleIter<'_> {}
+
 impl Display for TupleShape<'_> {
     /// `(a, b, c, d, e, /*index=5*/f, ...)`.
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
