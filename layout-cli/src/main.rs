@@ -28,27 +28,16 @@
 //!
 //! # Modules
 //!
-//! `main` wires the commands: [`machine`] (`check`, `offsets`),
-//! [`explain`], [`draw`] and [`scan`], which reads HLO with [`hlo`],
-//! evaluates it with [`report`] and writes it with [`render`]. All of them
-//! format numbers with [`format`] and write through [`output`].
+//! The commands live in the package's library (`src/lib.rs`); `main`
+//! parses the arguments and calls them: [`machine`] (`check`, `offsets`),
+//! [`explain`], [`draw`] and [`scan`].
 
 #![forbid(unsafe_code)]
-
-mod draw;
-mod explain;
-mod format;
-mod hlo;
-mod machine;
-mod output;
-mod people;
-mod render;
-mod report;
-mod scan;
 
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use xla_layout_cli::{draw, explain, machine, output, scan};
 
 /// The exit status section of `layout --help`.
 const EXIT_STATUS: &str = "Exit status:

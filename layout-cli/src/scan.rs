@@ -170,11 +170,7 @@ pub fn run(path: &str, json: bool) -> ExitCode {
         }
     };
     let mut out = output::stdout();
-    let errors = if json {
-        scan_json(&src, &mut out)
-    } else {
-        scan_table(&src, &mut out)
-    };
+    let errors = scan(&src, json, &mut out);
     // The message follows the output it is about.
     let flushed = out.flush().is_ok();
     let code = if errors > 0 {
@@ -188,6 +184,17 @@ pub fn run(path: &str, json: bool) -> ExitCode {
         ExitCode::SUCCESS
     };
     out.finish("scan", code)
+}
+
+/// Scans the dump `src` into `out`: JSON lines with `json`, the table
+/// otherwise. Returns the number of shapes that failed to parse; a write
+/// error is kept by `out` (and ends the scan).
+pub fn scan<W: Write>(src: &[u8], json: bool, out: &mut Output<W>) -> u64 {
+    if json {
+        scan_json(src, out)
+    } else {
+        scan_table(src, out)
+    }
 }
 
 /// Writes JSON lines; returns the number of shapes that failed to parse.
