@@ -85,7 +85,9 @@ pub use base::limits::{
 pub use math::fixed::__out_of_bounds;
 pub use math::fixed::{MemoryOrder, RankedLayout, StaticLayout, StaticShape, Unresolved};
 pub use math::iter::compare_indices;
-pub use math::view::{Element, LogicalIndices, View, ViewMut};
+pub use math::view::{
+    Element, ElementTag, LogicalIndices, NaturalElement, TypedLayout, View, ViewMut,
+};
 pub use model::array::{ArrayShape, UncheckedArray};
 pub use model::dim::{Dim, LegacyPadding, PaddingValue, Tile, TileDim};
 pub use model::index::{Index, PhysicalShape};

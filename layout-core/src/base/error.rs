@@ -599,7 +599,7 @@ MinorToMajorLength => write!(
             ),
             ViewMismatch => match a {
                 0 => write!(f, "the slice has {b} elements but the layout allocates {c}"),
-                1 => write!(f, "the element type does not match the layout's"),
+                1 => view_type_mismatch(f, b, c),
                 _ => write!(f, "the layout packs elements into {b} bits; a typed view needs the natural width"),
             },
             NoDigitTables => write!(
@@ -633,6 +633,37 @@ pub(crate) const fn capacity_error(what: i64, count: usize, cap: usize) -> Error
         Span::NONE,
         [what as i128, count as i128, cap as i128],
     )
+}
+
+/// "the layout stores f32 but the view's element type is f64", from the
+/// two XLA enum values of a [`ErrorKind::ViewMismatch`] of the first kind,
+/// with a hint where another view fits the layout's type.
+fn view_type_mismatch(f: &mut fmt::Formatter<'_>, layout: i128, view: i128) -> fmt::Result {
+    use crate::base::element::ElementType;
+    let name = |v: i128| {
+        u32::try_from(v)
+            .ok()
+            .and_then(ElementType::from_xla_enum_value)
+    };
+    let stored = name(layout);
+    match stored {
+        Some(t) => write!(f, "the layout stores {t}")?,
+        None => write!(f, "the layout stores another element type")?,
+    }
+    match name(view) {
+        Some(t) => write!(f, " but the view's element type is {t}")?,
+        None => write!(f, " than the view's element type")?,
+    }
+    match stored {
+        Some(ElementType::Bf16 | ElementType::F16) => write!(
+            f,
+            "; views of bf16 and f16 use `half::bf16` and `half::f16` (the `half` feature)"
+        ),
+        Some(t) if t.is_sub_byte() => {
+            write!(f, "; sub-byte integers are read through `PackedView`")
+        }
+        _ => Ok(()),
+    }
 }
 
 fn capacity_name(what: i128) -> &'static str {
