@@ -155,11 +155,14 @@ pub enum ErrorKind {
     /// A layout whose offsets are not per-dimension digits, where a
     /// [`StaticLayout`](crate::StaticLayout) built at run time needs them.
     NoDigitTables,
+    /// A value written to a packed view that the element type cannot hold
+    /// (9 into an `s4`, which holds -8..=7).
+    ValueOutOfRange,
 }
 
 impl ErrorKind {
     /// Every kind, in declaration order (`ALL[k.index()] == k`).
-    pub const ALL: [ErrorKind; 48] = {
+    pub const ALL: [ErrorKind; 49] = {
         use ErrorKind::*;
         [
             Empty,
@@ -210,6 +213,7 @@ impl ErrorKind {
             ExtentCount,
             ViewMismatch,
             NoDigitTables,
+            ValueOutOfRange,
         ]
     };
 
@@ -266,6 +270,7 @@ impl ErrorKind {
             ExtentCount => 45,
             ViewMismatch => 46,
             NoDigitTables => 47,
+            ValueOutOfRange => 48,
         }
     }
 }
@@ -380,6 +385,7 @@ impl Error {
             ExtentCount => "extents",
             ViewMismatch => "view",
             NoDigitTables => "digit tables",
+            ValueOutOfRange => "value",
         }
     }
 
@@ -600,8 +606,41 @@ MinorToMajorLength => write!(
             ViewMismatch => match a {
                 0 => write!(f, "the slice has {b} elements but the layout allocates {c}"),
                 1 => view_type_mismatch(f, b, c),
-                _ => write!(f, "the layout packs elements into {b} bits; a typed view needs the natural width"),
+                2 => write!(f, "the layout packs elements into {b} bits; a typed view needs the natural width"),
+                3 => {
+                    let stored = u32::try_from(b)
+                        .ok()
+                        .and_then(crate::base::element::ElementType::from_xla_enum_value);
+                    match stored {
+                        Some(t) => write!(f, "the layout stores {t}")?,
+                        None => write!(f, "the layout stores another element type")?,
+                    }
+                    let reads = match c {
+                        0 => "i8",
+                        1 => "u8",
+                        _ => "bool",
+                    };
+                    write!(f, " but the packed view reads {reads}; packed views read s1, s2, s4 as i8, u1, u2, u4 as u8 and pred as bool")
+                }
+                _ => write!(f, "the layout's elements take {b} bits; a packed view needs them packed at the type's own width ({c} bits, `E({c})`)"),
             },
+            ValueOutOfRange => {
+                write!(f, "value {a} does not fit in ")?;
+                match u32::try_from(b)
+                    .ok()
+                    .and_then(crate::base::element::ElementType::from_xla_enum_value)
+                {
+                    Some(t) if t.is_signed_integer() => {
+                        let half = 1i128 << (t.bit_width() - 1);
+                        write!(f, "{t} ({}..={})", -half, half - 1)
+                    }
+                    Some(t) if t.is_unsigned_integer() => {
+                        write!(f, "{t} (0..={})", (1i128 << t.bit_width()) - 1)
+                    }
+                    Some(t) => write!(f, "{t}"),
+                    None => write!(f, "the element type"),
+                }
+            }
             NoDigitTables => write!(
                 f,
                 "a StaticLayout built at run time needs offsets that are per-dimension digits, and this layout's are not: {}",
