@@ -93,6 +93,7 @@ pub use model::array::{ArrayShape, UncheckedArray};
 pub use model::dim::{Dim, LegacyPadding, PaddingValue, Tile, TileDim};
 pub use model::index::{Index, PhysicalShape};
 pub use model::layout::Layout;
+pub use model::layout_eq::LayoutEq;
 pub use model::source::{Attr, SourceMap};
 pub use plan::Plan;
 #[doc(hidden)]
