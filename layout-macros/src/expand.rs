@@ -346,6 +346,44 @@ fn dynamic_item(
             pub const fn layout(&self) -> &#krate::StaticLayout<#rank> {
                 &self.layout
             }
+
+            /// The rank.
+            #[must_use]
+            pub const fn rank(&self) -> usize {
+                #rank
+            }
+
+            /// The logical dimensions, `?` ones at their extents (bounded
+            /// dims at their bound).
+            #[must_use]
+            pub const fn dims(&self) -> [usize; #rank] {
+                self.layout.dims()
+            }
+
+            /// The element type.
+            #[must_use]
+            pub const fn element_type(&self) -> #krate::ElementType {
+                self.layout.element_type()
+            }
+
+            /// Element slots in the allocation (tile padding and `L(n)`
+            /// included).
+            #[must_use]
+            pub const fn allocated_elements(&self) -> usize {
+                self.layout.allocated_elements()
+            }
+
+            /// Bytes of the allocation.
+            #[must_use]
+            pub const fn size_in_bytes(&self) -> usize {
+                self.layout.size_in_bytes()
+            }
+
+            /// The memory space `S(n)`.
+            #[must_use]
+            pub const fn memory_space(&self) -> u8 {
+                self.layout.memory_space()
+            }
         }
 
         #(#gates)*
