@@ -698,6 +698,14 @@ fn view_type_mismatch(f: &mut fmt::Formatter<'_>, layout: i128, view: i128) -> f
             f,
             "; views of bf16 and f16 use `half::bf16` and `half::f16` (the `half` feature)"
         ),
+        Some(ElementType::F8e4m3fn | ElementType::F8e5m2) => write!(
+            f,
+            "; views of f8e4m3fn and f8e5m2 use `float8::F8E4M3` and `float8::F8E5M2` (the `float8` feature)"
+        ),
+        Some(ElementType::C64 | ElementType::C128) => write!(
+            f,
+            "; views of c64 and c128 use `num_complex::Complex<f32>` and `Complex<f64>` (the `num-complex` feature)"
+        ),
         Some(t) if t.is_sub_byte() => {
             write!(f, "; sub-byte integers are read through `PackedView`")
         }

@@ -38,9 +38,11 @@ impl<const XLA_ENUM: u32> ElementTag<XLA_ENUM> {
 }
 
 /// The Rust type that stores an [`ElementTag`]'s element type at its natural
-/// width. Implemented for `pred`, `s8`..`s64`, `u8`..`u64`, `f32`, `f64`,
-/// and, with the `half` feature, `bf16` and `f16`; not for the sub-byte
-/// types (see [`PackedView`]), fp8, `token` or `opaque`.
+/// width. Implemented for `pred`, `s8`..`s64`, `u8`..`u64`, `f32`, `f64`;
+/// with the `half` feature for `bf16` and `f16`, with `float8` for
+/// `f8e4m3fn` and `f8e5m2`, with `num-complex` for `c64` and `c128`; never
+/// for the sub-byte types (see [`PackedView`](crate::PackedView)), the
+/// other fp8 types, `token` or `opaque`.
 ///
 /// ```
 /// use layout_core::{ElementTag, ElementType, NaturalElement};
@@ -52,7 +54,7 @@ impl<const XLA_ENUM: u32> ElementTag<XLA_ENUM> {
 #[diagnostic::on_unimplemented(
     message = "the layout's element type ({Self}) has no natural Rust type here",
     label = "no Rust type stores this element type",
-    note = "`ElementTag<N>` names XLA's PrimitiveType N; bf16 (16) and f16 (10) need the `half` feature, sub-byte types (s4, u4, ...) are read with `PackedView`",
+    note = "`ElementTag<N>` names XLA's PrimitiveType N; bf16 (16) and f16 (10) need the `half` feature, f8e4m3fn (20) and f8e5m2 (19) `float8`, c64 (15) and c128 (18) `num-complex`; sub-byte types (s4, u4, ...) are read with `PackedView`",
     note = "`View::new` and `ViewMut::new` check the element type at run time instead"
 )]
 pub trait NaturalElement {
@@ -113,6 +115,21 @@ element! {
 element! {
     half::bf16 => Bf16,
     half::f16 => F16,
+}
+
+// The `float8` crate's two types follow NVIDIA's `__nv_fp8_e4m3` and
+// `__nv_fp8_e5m2`: finite-only E4M3 (0x7F is NaN, 0x7E is 448), which is
+// XLA's `f8e4m3fn`, and IEEE-style E5M2, XLA's `f8e5m2`.
+#[cfg(feature = "float8")]
+element! {
+    float8::F8E4M3 => F8e4m3fn,
+    float8::F8E5M2 => F8e5m2,
+}
+
+#[cfg(feature = "num-complex")]
+element! {
+    num_complex::Complex<f32> => C64,
+    num_complex::Complex<f64> => C128,
 }
 
 fn check<T: Element, const R: usize>(layout: &StaticLayout<R>, len: usize) -> Result<(), Error> {
