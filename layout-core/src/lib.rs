@@ -85,7 +85,7 @@ pub use base::limits::{
 pub use math::fixed::__out_of_bounds;
 pub use math::fixed::{MemoryOrder, RankedLayout, StaticLayout, StaticShape, Unresolved};
 pub use math::iter::compare_indices;
-pub use math::packed::{PackedElement, PackedView, PackedViewMut};
+pub use math::packed::{PackedElement, PackedNatural, PackedView, PackedViewMut};
 pub use math::view::{
     Element, ElementTag, LogicalIndices, NaturalElement, TypedLayout, View, ViewMut,
 };

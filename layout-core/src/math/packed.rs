@@ -9,7 +9,7 @@
 use crate::base::element::ElementType;
 use crate::base::error::{Error, ErrorKind, Span};
 use crate::math::fixed::{RankedLayout, StaticLayout};
-use crate::math::view::LogicalIndices;
+use crate::math::view::{ElementTag, LogicalIndices, TypedLayout};
 
 mod sealed {
     pub trait Sealed {}
@@ -96,6 +96,44 @@ impl PackedElement for bool {
         i128::from(self)
     }
     const CODE: i128 = 2;
+}
+
+/// The Rust type a packed view reads an [`ElementTag`]'s element type as:
+/// `i8` for `s1 s2 s4`, `u8` for `u1 u2 u4`, `bool` for `pred`. Ties
+/// [`PackedView::typed`] to the layout's element type at compile time.
+///
+/// ```
+/// use layout_core::{ElementTag, ElementType, PackedNatural};
+/// assert_eq!(ElementType::S4.xla_enum_value(), 21);
+/// let x: <ElementTag<21> as PackedNatural>::Type = -8i8;
+/// assert_eq!(x, -8);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "the layout's element type ({Self}) is not read by packed views",
+    label = "not a sub-byte integer or pred",
+    note = "packed views read s1, s2, s4 as i8, u1, u2, u4 as u8 and pred as bool; wider types use `View`"
+)]
+pub trait PackedNatural {
+    /// The Rust type.
+    type Type: PackedElement;
+}
+
+macro_rules! packed_natural {
+    ($($e:ident => $t:ty),* $(,)?) => {
+        $(impl PackedNatural for ElementTag<{ ElementType::$e.xla_enum_value() }> {
+            type Type = $t;
+        })*
+    };
+}
+
+packed_natural! {
+    S1 => i8,
+    S2 => i8,
+    S4 => i8,
+    U1 => u8,
+    U2 => u8,
+    U4 => u8,
+    Pred => bool,
 }
 
 /// The low `width` bits set (`width` is 1, 2 or 4).
@@ -216,6 +254,39 @@ impl<'a, T: PackedElement, L: RankedLayout<R>, const R: usize> PackedView<'a, T,
         })
     }
 
+    /// As [`PackedView::new`], with the Rust type fixed by the layout's
+    /// element type at compile time (the item types of `layout!`): an `s4`
+    /// layout reads `i8`, and reading it as `u8` does not compile. The
+    /// packing and length are still checked here.
+    ///
+    /// ```
+    /// use layout_core::{ElementTag, PackedView, StaticLayout, StaticShape, TypedLayout};
+    /// # #[derive(Clone, Copy)]
+    /// # struct Int4;
+    /// # impl StaticShape<1> for Int4 {
+    /// #     const LAYOUT: StaticLayout<1> = match StaticLayout::parse("s4[4]{0:E(4)}") {
+    /// #         Ok(l) => l,
+    /// #         Err(_) => panic!(),
+    /// #     };
+    /// #     fn offset(index: [usize; 1]) -> usize { Self::LAYOUT.offset(index) }
+    /// # }
+    /// # impl TypedLayout for Int4 { type Tag = ElementTag<21>; }
+    /// // `Int4` as `layout! { type Int4 = s4[4]{0:E(4)}; }` makes it.
+    /// let v = PackedView::typed(Int4, &[0x9F, 0x07]).unwrap();
+    /// assert_eq!(v.iter().collect::<Vec<i8>>(), [-1, -7, 7, 0]);
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`PackedView::new`].
+    pub fn typed(layout: L, data: &'a [u8]) -> Result<Self, Error>
+    where
+        L: TypedLayout,
+        L::Tag: PackedNatural<Type = T>,
+    {
+        Self::new(layout, data)
+    }
+
     /// The element at `index`, or `None` out of bounds.
     pub fn get(&self, index: [usize; R]) -> Option<T> {
         read(
@@ -282,6 +353,38 @@ impl<'a, T: PackedElement, L: RankedLayout<R>, const R: usize> PackedViewMut<'a,
             width,
             _marker: core::marker::PhantomData,
         })
+    }
+
+    /// As [`PackedViewMut::new`], with the Rust type fixed by the layout's
+    /// element type at compile time (see [`PackedView::typed`]).
+    ///
+    /// ```
+    /// use layout_core::{ElementTag, PackedViewMut, StaticLayout, StaticShape, TypedLayout};
+    /// # #[derive(Clone, Copy)]
+    /// # struct Mask;
+    /// # impl StaticShape<1> for Mask {
+    /// #     const LAYOUT: StaticLayout<1> = match StaticLayout::parse("pred[8]{0:E(1)}") {
+    /// #         Ok(l) => l,
+    /// #         Err(_) => panic!(),
+    /// #     };
+    /// #     fn offset(index: [usize; 1]) -> usize { Self::LAYOUT.offset(index) }
+    /// # }
+    /// # impl TypedLayout for Mask { type Tag = ElementTag<1>; }
+    /// // `Mask` as `layout! { type Mask = pred[8]{0:E(1)}; }` makes it.
+    /// let mut bits = [0u8];
+    /// PackedViewMut::typed(Mask, &mut bits).unwrap().set([7], true).unwrap();
+    /// assert_eq!(bits, [0x80]);
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`PackedView::new`].
+    pub fn typed(layout: L, data: &'a mut [u8]) -> Result<Self, Error>
+    where
+        L: TypedLayout,
+        L::Tag: PackedNatural<Type = T>,
+    {
+        Self::new(layout, data)
     }
 
     /// The element at `index`, or `None` out of bounds.
