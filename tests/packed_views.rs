@@ -140,7 +140,7 @@ fn mismatches_are_refused_with_both_names() {
         PackedView::<u8, _, 1>::new(u4, &[0; 3])
             .unwrap_err()
             .to_string(),
-        "the slice has 3 elements but the layout allocates 4"
+        "the buffer has 3 bytes but the layout takes 4"
     );
     assert!(PackedView::<u8, _, 1>::new(u4, &[0; 4]).is_ok());
     // Full-width types are not packed views.

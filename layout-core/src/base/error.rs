@@ -622,6 +622,7 @@ MinorToMajorLength => write!(
                     };
                     write!(f, " but the packed view reads {reads}; packed views read s1, s2, s4 as i8, u1, u2, u4 as u8 and pred as bool")
                 }
+                5 => write!(f, "the buffer has {b} bytes but the layout takes {c}"),
                 _ => write!(f, "the layout's elements take {b} bits; a packed view needs them packed at the type's own width ({c} bits, `E({c})`)"),
             },
             ValueOutOfRange => {

@@ -171,7 +171,7 @@ fn check<T: PackedElement, const R: usize>(
         return Err(Error::wide(
             ErrorKind::ViewMismatch,
             Span::NONE,
-            [0, len as i128, layout.size_in_bytes() as i128],
+            [5, len as i128, layout.size_in_bytes() as i128],
         ));
     }
     Ok(width)
