@@ -1,7 +1,27 @@
-//! Typed views of the element types behind features: `f8e4m3fn` and
-//! `f8e5m2` through `float8`, `c64` and `c128` through `num-complex`.
-//! Run with `--features float8,num-complex` (clippy's `--all-features` builds
-//! it too).
+//! Typed views of the element types behind features: `bf16` and `f16`
+//! through `half`, `f8e4m3fn` and `f8e5m2` through `float8`, `c64` and
+//! `c128` through `num-complex`. Run with `--all-features` (clippy's
+//! `--all-features` builds it too).
+
+#[cfg(feature = "half")]
+#[test]
+fn half_views_of_item_types() {
+    use half::{bf16, f16};
+    use xla_layout::{layout, View};
+    layout! {
+        type Act = bf16[2,2]{1,0:T(2,2)};
+        type Dyn = f16[?]{0};
+    }
+    let data = [1.0f32, 2.0, 3.0, 4.0].map(bf16::from_f32);
+    assert_eq!(
+        View::typed(Act, &data).unwrap()[[1, 0]],
+        bf16::from_f32(3.0)
+    );
+    let halves = [f16::from_f32(0.5); 3];
+    let v = View::typed(Dyn::new([3]).unwrap(), &halves).unwrap();
+    assert_eq!(v[[2]].to_f32(), 0.5);
+    assert!(View::new(Act, &halves).is_err());
+}
 
 #[cfg(feature = "float8")]
 #[test]
