@@ -102,3 +102,60 @@ fn static_items_agree_with_their_layout_constant() {
         assert_eq!(Some(Tiled::offset(i)), Tiled::LAYOUT.checked_offset(i));
     });
 }
+
+/// The `?` item types report the sizes the static ones have as constants,
+/// equal to the run-time shape with the extents filled in.
+#[test]
+fn sizes_match_the_resolved_shape() {
+    layout! { type Host = u8[?,3]{1,0:T(4,2)L(64)S(5)}; }
+    fn check(text: &str, extents: &[u64], dims: [usize; 2], allocated: usize, bytes: usize) {
+        let shape = parse_array(text).unwrap().with_extents(extents).unwrap();
+        let want: Vec<usize> = shape
+            .dims()
+            .iter()
+            .map(|d| d.layout_size().unwrap() as usize)
+            .collect();
+        assert_eq!(dims.as_slice(), want.as_slice(), "{text}");
+        assert_eq!(
+            allocated as u64,
+            shape.allocated_elements().unwrap(),
+            "{text}"
+        );
+        assert_eq!(bytes as u64, shape.size_in_bytes().unwrap(), "{text}");
+    }
+    for rows in [1, 3, 17] {
+        let m = MajorTiled::new([rows]).unwrap();
+        let text = "bf16[?,1024]{1,0:T(8,128)(2,1)}";
+        check(
+            text,
+            &[rows as u64],
+            m.dims(),
+            m.allocated_elements(),
+            m.size_in_bytes(),
+        );
+        let b = Both::new([rows, 3]).unwrap();
+        let text = "f32[?,?]{0,1:T(2,4)}";
+        check(
+            text,
+            &[rows as u64, 3],
+            b.dims(),
+            b.allocated_elements(),
+            b.size_in_bytes(),
+        );
+    }
+    let h = Host::new([9]).unwrap();
+    check(
+        "u8[?,3]{1,0:T(4,2)L(64)S(5)}",
+        &[9],
+        h.dims(),
+        h.allocated_elements(),
+        h.size_in_bytes(),
+    );
+    assert_eq!(h.dims(), [9, 3]);
+    assert_eq!((h.rank(), h.memory_space()), (2, 5));
+    assert_eq!(h.element_type(), xla_layout::ElementType::U8);
+    // 9 rows pad to 12, 3 columns to 4: 48 slots, then to a multiple of 64.
+    assert_eq!((h.allocated_elements(), h.size_in_bytes()), (64, 64));
+    assert_eq!(Both::new([5, 3]).unwrap().element_type().name(), "f32");
+    assert_eq!(MajorTiled::new([8]).unwrap().size_in_bytes(), 8 * 1024 * 2);
+}

@@ -101,3 +101,42 @@ proptest::proptest! {
         proptest::prop_assert!(help.ends_with(&example), "{help}");
     }
 }
+
+#[test]
+fn every_element_type_is_found_by_its_xla_enum_value() {
+    for t in ALL_ELEMENT_TYPES {
+        assert_eq!(
+            ElementType::from_xla_enum_value(t.xla_enum_value()),
+            Some(t)
+        );
+    }
+    for missing in [0, 13, 34, 1000, u32::MAX] {
+        assert_eq!(ElementType::from_xla_enum_value(missing), None);
+    }
+}
+
+#[test]
+fn view_type_mismatches_name_both_types() {
+    use layout_core::{StaticLayout, View};
+    let message = |text: &'static str| {
+        let l: StaticLayout<1> = StaticLayout::parse(text).unwrap();
+        View::new(l, &[0.0f64; 8]).unwrap_err().to_string()
+    };
+    assert_eq!(
+        message("f32[8]{0}"),
+        "the layout stores f32 but the view's element type is f64"
+    );
+    assert!(message("f16[8]{0}").starts_with(
+        "the layout stores f16 but the view's element type is f64; views of bf16 and f16 use `half::bf16`"
+    ));
+    assert_eq!(
+        message("u4[8]{0}"),
+        "the layout stores u4 but the view's element type is f64; sub-byte integers are read through `PackedView`"
+    );
+    // Values that name no type (an error made by hand) still print.
+    let odd = Error::new(ErrorKind::ViewMismatch, Span::NONE, [1, 13, -1]);
+    assert_eq!(
+        odd.to_string(),
+        "the layout stores another element type than the view's element type"
+    );
+}

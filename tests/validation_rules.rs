@@ -364,3 +364,67 @@ fn accepted_edge_cases_from_decisions() {
     }
     assert!(parse_array("opaque[]").is_err());
 }
+
+/// `Layout::equal` and `LayoutEq` against the parts of the text that differ.
+#[test]
+fn layout_equality_as_xla_defines_it() {
+    use layout_core::{parse_array, LayoutEq};
+    let l = |t: &str| *parse_array(t).unwrap().layout();
+    let base = l("s4[64,128]{1,0:T(8,128)(2,1)L(1024)E(4)S(1)SC(0:32)}");
+    assert!(base.equal(&base));
+    assert!(base.equal(&l(
+        "s4[64,128]{1,0:T(8,128)(2,1)L(1024)E(4)S(1)SC(0:32)M(16)}"
+    )));
+    // Each variant differs in one part; the option for that part alone
+    // makes it equal again, every other option does not.
+    type Opt = fn(LayoutEq) -> LayoutEq;
+    let options: [(&str, Opt); 5] = [
+        ("tiles", LayoutEq::ignore_tiles),
+        ("tail", LayoutEq::ignore_tail_padding),
+        ("size", LayoutEq::ignore_element_size),
+        ("space", LayoutEq::ignore_memory_space),
+        ("split", LayoutEq::ignore_split_configs),
+    ];
+    let variants = [
+        ("tiles", "s4[64,128]{1,0:T(8,128)L(1024)E(4)S(1)SC(0:32)}"),
+        (
+            "tiles",
+            "s4[64,128]{1,0:T(8,128)(4,1)L(1024)E(4)S(1)SC(0:32)}",
+        ),
+        (
+            "tiles",
+            "s4[64,128]{1,0:T(*,128)(2,1)L(1024)E(4)S(1)SC(0:32)}",
+        ),
+        ("tail", "s4[64,128]{1,0:T(8,128)(2,1)E(4)S(1)SC(0:32)}"),
+        ("size", "s4[64,128]{1,0:T(8,128)(2,1)L(1024)S(1)SC(0:32)}"),
+        ("space", "s4[64,128]{1,0:T(8,128)(2,1)L(1024)E(4)SC(0:32)}"),
+        ("split", "s4[64,128]{1,0:T(8,128)(2,1)L(1024)E(4)S(1)}"),
+        (
+            "split",
+            "s4[64,128]{1,0:T(8,128)(2,1)L(1024)E(4)S(1)SC(0:16)}",
+        ),
+        (
+            "split",
+            "s4[64,128]{1,0:T(8,128)(2,1)L(1024)E(4)S(1)SC(0:32)(1:64)}",
+        ),
+    ];
+    for (part, text) in variants {
+        let other = l(text);
+        assert!(!base.equal(&other), "{text}");
+        assert_ne!(base, other);
+        for (name, ignore) in options {
+            assert_eq!(
+                ignore(LayoutEq::XLA).eq(&base, &other),
+                name == part,
+                "{text} ignoring {name}"
+            );
+        }
+        assert!(
+            LayoutEq::XLA.minor_to_major_only().eq(&base, &other),
+            "{text}"
+        );
+    }
+    let transposed = l("s4[64,128]{0,1:T(8,128)(2,1)L(1024)E(4)S(1)SC(0:32)}");
+    assert!(!LayoutEq::XLA.minor_to_major_only().eq(&base, &transposed));
+    assert!(!LayoutEq::default().eq(&l("f32[2]{0}"), &l("f32[2,1]{1,0}")));
+}

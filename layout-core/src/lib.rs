@@ -85,11 +85,15 @@ pub use base::limits::{
 pub use math::fixed::{__out_of_bounds, DigitParts};
 pub use math::fixed::{MemoryOrder, RankedLayout, StaticLayout, StaticShape, Unresolved};
 pub use math::iter::compare_indices;
-pub use math::view::{Element, LogicalIndices, View, ViewMut};
+pub use math::packed::{PackedElement, PackedNatural, PackedView, PackedViewMut};
+pub use math::view::{
+    Element, ElementTag, LogicalIndices, NaturalElement, TypedLayout, View, ViewMut,
+};
 pub use model::array::{ArrayShape, UncheckedArray};
 pub use model::dim::{Dim, LegacyPadding, PaddingValue, Tile, TileDim};
 pub use model::index::{Index, PhysicalShape};
 pub use model::layout::Layout;
+pub use model::layout_eq::LayoutEq;
 pub use model::source::{Attr, SourceMap};
 pub use plan::Plan;
 #[doc(hidden)]

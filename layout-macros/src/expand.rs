@@ -54,7 +54,9 @@ fn expand_item(krate: &TokenStream, item: &Item) -> TokenStream {
     // type; everything else the user wrote goes on the struct only.
     let gates = gates(attrs);
     let allow_deprecated = allow_deprecated(attrs);
-    let (rank, layout, body, assert, error, doc) = match check(spec) {
+    let checked = check(spec);
+    let typed = typed_impl(krate, item, checked.as_ref().ok());
+    let (rank, layout, body, assert, error, doc) = match checked {
         Ok(v) if v.unbounded > 0 => {
             let doc = format!(
                 "The XLA layout `{}`; its {} `?` dimension(s) are sized by `new`.",
@@ -64,7 +66,9 @@ fn expand_item(krate: &TokenStream, item: &Item) -> TokenStream {
             let shape = (v.rank, v.unbounded);
             let body = dynamic_offset_body(krate, &v);
             let empty = TokenStream::new();
-            return dynamic_item(krate, item, shape, &unresolved, (&doc, &body), &empty);
+            let mut out = dynamic_item(krate, item, shape, &unresolved, (&doc, &body), &empty);
+            out.extend(typed);
+            return out;
         }
         Ok(v) => {
             let doc = format!("The XLA layout `{}`.", v.canonical);
@@ -151,10 +155,34 @@ fn expand_item(krate: &TokenStream, item: &Item) -> TokenStream {
             }
         }
 
+        #typed
+
         #assert
 
         // Not gated: an invalid layout is an error in every configuration.
         #error
+    }
+}
+
+/// `impl TypedLayout`: the element type at the type level, for
+/// `View::typed` (nothing for an invalid layout's stub).
+fn typed_impl(krate: &TokenStream, item: &Item, v: Option<&Valid>) -> TokenStream {
+    let Some(v) = v else {
+        return TokenStream::new();
+    };
+    let name = &item.name;
+    let gates = gates(&item.attrs);
+    let allow_deprecated = allow_deprecated(&item.attrs);
+    let value = Literal::u32_unsuffixed(v.shape.element_type().xla_enum_value());
+    let ty = v.shape.element_type().name();
+    let doc = format!("The element type `{ty}` (XLA `PrimitiveType` {value}).");
+    quote! {
+        #(#gates)*
+        #allow_deprecated
+        impl #krate::TypedLayout for #name {
+            #[doc = #doc]
+            type Tag = #krate::ElementTag<#value>;
+        }
     }
 }
 
@@ -366,6 +394,44 @@ fn dynamic_item(
             #[must_use]
             pub const fn layout(&self) -> &#krate::StaticLayout<#rank> {
                 &self.layout
+            }
+
+            /// The rank.
+            #[must_use]
+            pub const fn rank(&self) -> usize {
+                #rank
+            }
+
+            /// The logical dimensions, `?` ones at their extents (bounded
+            /// dims at their bound).
+            #[must_use]
+            pub const fn dims(&self) -> [usize; #rank] {
+                self.layout.dims()
+            }
+
+            /// The element type.
+            #[must_use]
+            pub const fn element_type(&self) -> #krate::ElementType {
+                self.layout.element_type()
+            }
+
+            /// Element slots in the allocation (tile padding and `L(n)`
+            /// included).
+            #[must_use]
+            pub const fn allocated_elements(&self) -> usize {
+                self.layout.allocated_elements()
+            }
+
+            /// Bytes of the allocation.
+            #[must_use]
+            pub const fn size_in_bytes(&self) -> usize {
+                self.layout.size_in_bytes()
+            }
+
+            /// The memory space `S(n)`.
+            #[must_use]
+            pub const fn memory_space(&self) -> u8 {
+                self.layout.memory_space()
             }
         }
 

@@ -128,6 +128,28 @@ impl ElementType {
         Self::from_name_bytes(name.as_bytes())
     }
 
+    /// Looks up a type by XLA's `PrimitiveType` enum value, the inverse of
+    /// [`ElementType::xla_enum_value`]. `None` for values that are not
+    /// element types here (`TUPLE` is 13, `PRIMITIVE_TYPE_INVALID` is 0).
+    ///
+    /// ```
+    /// use layout_core::ElementType;
+    /// assert_eq!(ElementType::from_xla_enum_value(11), Some(ElementType::F32));
+    /// assert_eq!(ElementType::from_xla_enum_value(ElementType::S4.xla_enum_value()), Some(ElementType::S4));
+    /// assert_eq!(ElementType::from_xla_enum_value(13), None);
+    /// ```
+    pub const fn from_xla_enum_value(value: u32) -> Option<ElementType> {
+        let mut i = 0;
+        while i < ALL_ELEMENT_TYPES.len() {
+            let t = ALL_ELEMENT_TYPES[i];
+            if t.xla_enum_value() == value {
+                return Some(t);
+            }
+            i += 1;
+        }
+        None
+    }
+
     pub(crate) const fn from_name_bytes(name: &[u8]) -> Option<ElementType> {
         let mut i = 0;
         while i < ALL_ELEMENT_TYPES.len() {

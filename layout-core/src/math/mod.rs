@@ -1,7 +1,7 @@
 //! Layer 5, math and data: offsets, sizes, strides and the inverse on
 //! validated shapes; index walks; ranked layouts for compile-time use
 //! ([`StaticLayout`](crate::StaticLayout) and friends); typed views over
-//! slices.
+//! slices, packed views over bytes.
 //!
 //! May use: every layer below ([`base`](crate::base), [`model`](crate::model),
 //! [`text`](crate::text), [`rules`](crate::rules), [`plan`](crate::plan)).
@@ -9,4 +9,5 @@
 pub(crate) mod fixed;
 pub(crate) mod iter;
 pub(crate) mod offsets;
+pub(crate) mod packed;
 pub(crate) mod view;

@@ -15,10 +15,84 @@ pub trait Element: Copy {
     const ELEMENT_TYPE: ElementType;
 }
 
+/// An XLA element type at the type level, named by its `PrimitiveType`
+/// enum value ([`ElementType::xla_enum_value`]): `ElementTag<11>` is `f32`.
+///
+/// Item types made by `layout!` name theirs through [`TypedLayout`]; where
+/// the element type has a natural Rust type, the tag implements
+/// [`NaturalElement`], and [`View::typed`] and [`ViewMut::typed`] then
+/// accept only that Rust type, at compile time.
+///
+/// ```
+/// use layout_core::{ElementTag, ElementType, NaturalElement};
+/// assert_eq!(ElementTag::<11>::ELEMENT_TYPE, Some(ElementType::F32));
+/// let x: <ElementTag<11> as NaturalElement>::Type = 1.5f32;
+/// assert_eq!(x, 1.5);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct ElementTag<const XLA_ENUM: u32>;
+
+impl<const XLA_ENUM: u32> ElementTag<XLA_ENUM> {
+    /// The element type this tag names, if `XLA_ENUM` is one.
+    pub const ELEMENT_TYPE: Option<ElementType> = ElementType::from_xla_enum_value(XLA_ENUM);
+}
+
+/// The Rust type that stores an [`ElementTag`]'s element type at its natural
+/// width. Implemented for `pred`, `s8`..`s64`, `u8`..`u64`, `f32`, `f64`;
+/// with the `half` feature for `bf16` and `f16`, with `float8` for
+/// `f8e4m3fn` and `f8e5m2`, with `num-complex` for `c64` and `c128`; never
+/// for the sub-byte types (see [`PackedView`](crate::PackedView)), the
+/// other fp8 types, `token` or `opaque`.
+///
+/// ```
+/// use layout_core::{ElementTag, ElementType, NaturalElement};
+/// fn natural<T: NaturalElement>() -> ElementType {
+///     <T::Type as layout_core::Element>::ELEMENT_TYPE
+/// }
+/// assert_eq!(natural::<ElementTag<5>>(), ElementType::S64);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "the layout's element type ({Self}) has no natural Rust type here",
+    label = "no Rust type stores this element type",
+    note = "`ElementTag<N>` names XLA's PrimitiveType N; bf16 (16) and f16 (10) need the `half` feature, f8e4m3fn (20) and f8e5m2 (19) `float8`, c64 (15) and c128 (18) `num-complex`; sub-byte types (s4, u4, ...) are read with `PackedView`",
+    note = "`View::new` and `ViewMut::new` check the element type at run time instead"
+)]
+pub trait NaturalElement {
+    /// The Rust type.
+    type Type: Element;
+}
+
+/// A layout whose element type is known to the type system: every valid
+/// item type `layout!` makes implements it.
+///
+/// ```
+/// use layout_core::{ElementTag, NaturalElement, TypedLayout};
+/// struct MyLayout;
+/// impl TypedLayout for MyLayout {
+///     type Tag = ElementTag<11>; // f32
+/// }
+/// fn zero<L: TypedLayout>() -> <L::Tag as NaturalElement>::Type
+/// where
+///     L::Tag: NaturalElement,
+///     <L::Tag as NaturalElement>::Type: Default,
+/// {
+///     Default::default()
+/// }
+/// let z: f32 = zero::<MyLayout>();
+/// assert_eq!(z, 0.0);
+/// ```
+pub trait TypedLayout {
+    /// The element type, as an [`ElementTag`].
+    type Tag;
+}
+
 macro_rules! element {
     ($($t:ty => $e:ident),* $(,)?) => {
         $(impl Element for $t {
             const ELEMENT_TYPE: ElementType = ElementType::$e;
+        }
+        impl NaturalElement for ElementTag<{ ElementType::$e.xla_enum_value() }> {
+            type Type = $t;
         })*
     };
 }
@@ -43,9 +117,32 @@ element! {
     half::f16 => F16,
 }
 
+// The `float8` crate's two types follow NVIDIA's `__nv_fp8_e4m3` and
+// `__nv_fp8_e5m2`: finite-only E4M3 (0x7F is NaN, 0x7E is 448), which is
+// XLA's `f8e4m3fn`, and IEEE-style E5M2, XLA's `f8e5m2`.
+#[cfg(feature = "float8")]
+element! {
+    float8::F8E4M3 => F8e4m3fn,
+    float8::F8E5M2 => F8e5m2,
+}
+
+#[cfg(feature = "num-complex")]
+element! {
+    num_complex::Complex<f32> => C64,
+    num_complex::Complex<f64> => C128,
+}
+
 fn check<T: Element, const R: usize>(layout: &StaticLayout<R>, len: usize) -> Result<(), Error> {
     if layout.element_type() != T::ELEMENT_TYPE {
-        return Err(Error::new(ErrorKind::ViewMismatch, Span::NONE, [1, 0, 0]));
+        return Err(Error::new(
+            ErrorKind::ViewMismatch,
+            Span::NONE,
+            [
+                1,
+                layout.element_type().xla_enum_value() as i64,
+                T::ELEMENT_TYPE.xla_enum_value() as i64,
+            ],
+        ));
     }
     let natural = u64::from(T::ELEMENT_TYPE.byte_width()) * 8;
     if layout.element_size_in_bits() != natural {
@@ -86,9 +183,66 @@ pub struct View<'a, T, L, const R: usize> {
 
 impl<'a, T: Element, L: RankedLayout<R>, const R: usize> View<'a, T, L, R> {
     /// Checks the element type, packing and length once.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::ViewMismatch`] when `T` is not the layout's element
+    /// type, the layout packs elements (`E(n)` below the natural width), or
+    /// `data` is shorter than the allocation.
     pub fn new(layout: L, data: &'a [T]) -> Result<Self, Error> {
         check::<T, R>(layout.tables(), data.len())?;
         Ok(View { data, layout })
+    }
+
+    /// As [`View::new`], for a layout whose element type is known at
+    /// compile time (the item types of `layout!`): a `T` other than the
+    /// layout's natural Rust type does not compile. The packing and length
+    /// are still checked here.
+    ///
+    /// ```
+    /// use layout_core::{StaticLayout, StaticShape, TypedLayout, ElementTag, View};
+    /// # #[derive(Clone, Copy)]
+    /// # struct Fig1;
+    /// # impl StaticShape<2> for Fig1 {
+    /// #     const LAYOUT: StaticLayout<2> = match StaticLayout::parse("f32[3,5]{1,0:T(2,2)}") {
+    /// #         Ok(l) => l,
+    /// #         Err(_) => panic!(),
+    /// #     };
+    /// #     fn offset(index: [usize; 2]) -> usize { Self::LAYOUT.offset(index) }
+    /// # }
+    /// # impl TypedLayout for Fig1 { type Tag = ElementTag<11>; }
+    /// // `Fig1` as `layout! { type Fig1 = f32[3,5]{1,0:T(2,2)}; }` makes it.
+    /// let data: Vec<f32> = (0..24).map(|x| x as f32).collect();
+    /// let v = View::typed(Fig1, &data).unwrap();
+    /// assert_eq!(v[[2, 3]], 17.0);
+    /// assert!(View::typed(Fig1, &data[..20]).is_err()); // too short
+    /// ```
+    ///
+    /// ```compile_fail
+    /// # use layout_core::{StaticLayout, StaticShape, TypedLayout, ElementTag, View};
+    /// # #[derive(Clone, Copy)]
+    /// # struct Fig1;
+    /// # impl StaticShape<2> for Fig1 {
+    /// #     const LAYOUT: StaticLayout<2> = match StaticLayout::parse("f32[3,5]{1,0:T(2,2)}") {
+    /// #         Ok(l) => l,
+    /// #         Err(_) => panic!(),
+    /// #     };
+    /// #     fn offset(index: [usize; 2]) -> usize { Self::LAYOUT.offset(index) }
+    /// # }
+    /// # impl TypedLayout for Fig1 { type Tag = ElementTag<11>; }
+    /// let _ = View::typed(Fig1, &[0.0f64; 24]); // f64 is not f32
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::ViewMismatch`] when the layout packs elements or
+    /// `data` is shorter than the allocation.
+    pub fn typed(layout: L, data: &'a [T]) -> Result<Self, Error>
+    where
+        L: TypedLayout,
+        L::Tag: NaturalElement<Type = T>,
+    {
+        Self::new(layout, data)
     }
 
     /// The element at `index`, or `None` out of bounds.
@@ -157,6 +311,10 @@ pub struct ViewMut<'a, T, L, const R: usize> {
 
 impl<'a, T: Element, L: RankedLayout<R>, const R: usize> ViewMut<'a, T, L, R> {
     /// Checks the element type, packing and length once.
+    ///
+    /// # Errors
+    ///
+    /// As [`View::new`].
     pub fn new(layout: L, data: &'a mut [T]) -> Result<Self, Error> {
         check::<T, R>(layout.tables(), data.len())?;
         Ok(ViewMut {
@@ -164,6 +322,38 @@ impl<'a, T: Element, L: RankedLayout<R>, const R: usize> ViewMut<'a, T, L, R> {
             layout,
             _marker: PhantomData,
         })
+    }
+
+    /// As [`ViewMut::new`], with the element type checked at compile time
+    /// (see [`View::typed`]).
+    ///
+    /// ```
+    /// use layout_core::{StaticLayout, StaticShape, TypedLayout, ElementTag, ViewMut};
+    /// # #[derive(Clone, Copy)]
+    /// # struct ColMajor;
+    /// # impl StaticShape<2> for ColMajor {
+    /// #     const LAYOUT: StaticLayout<2> = match StaticLayout::parse("s32[2,3]{0,1}") {
+    /// #         Ok(l) => l,
+    /// #         Err(_) => panic!(),
+    /// #     };
+    /// #     fn offset(index: [usize; 2]) -> usize { Self::LAYOUT.offset(index) }
+    /// # }
+    /// # impl TypedLayout for ColMajor { type Tag = ElementTag<4>; }
+    /// // `ColMajor` as `layout! { type ColMajor = s32[2,3]{0,1}; }` makes it.
+    /// let mut data = [0i32; 6];
+    /// ViewMut::typed(ColMajor, &mut data).unwrap()[[1, 0]] = 7;
+    /// assert_eq!(data, [0, 7, 0, 0, 0, 0]);
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`View::typed`].
+    pub fn typed(layout: L, data: &'a mut [T]) -> Result<Self, Error>
+    where
+        L: TypedLayout,
+        L::Tag: NaturalElement<Type = T>,
+    {
+        Self::new(layout, data)
     }
 
     /// The element at `index`, or `None` out of bounds.

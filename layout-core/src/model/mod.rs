@@ -8,5 +8,6 @@ pub(crate) mod array;
 pub(crate) mod dim;
 pub(crate) mod index;
 pub(crate) mod layout;
+pub(crate) mod layout_eq;
 pub(crate) mod sizes;
 pub(crate) mod source;
