@@ -60,6 +60,24 @@ pub fn describe(shape: &Shape<'_>, index: Option<&[u64]>, indent: &str) -> Resul
         Shape::Tuple(t) => {
             writeln!(out, "{indent}tuple        {shape}").unwrap();
             writeln!(out, "{indent}elements     {}", t.len()).unwrap();
+            match memory_totals(shape)? {
+                Some(m) => {
+                    let (padding, percent) = (m.padding()?, m.padding_percent()?);
+                    writeln!(out, "{indent}total size     {}", bytes_in_full(m.allocated)).unwrap();
+                    writeln!(out, "{indent}total unpadded {}", bytes_in_full(m.unpadded)).unwrap();
+                    writeln!(
+                        out,
+                        "{indent}total padding  {}, {percent:.1}% of the allocation",
+                        bytes_in_full(padding)
+                    )
+                    .unwrap();
+                }
+                None => writeln!(
+                    out,
+                    "{indent}total size     unknown until the `?` dimensions are sized"
+                )
+                .unwrap(),
+            }
             let inner = format!("{indent}  ");
             for (i, element) in t.iter().enumerate() {
                 writeln!(out, "{indent}[{i}]").unwrap();
@@ -68,6 +86,85 @@ pub fn describe(shape: &Shape<'_>, index: Option<&[u64]>, indent: &str) -> Resul
         }
     }
     Ok(out)
+}
+
+/// Allocated and unpadded bytes of an array, or the sums over a tuple.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Memory {
+    /// Bytes of the allocation (`ArrayShape::size_in_bytes`).
+    pub allocated: u64,
+    /// Elements times element bits, rounded up to bytes
+    /// (`ArrayShape::unpadded_size_in_bytes`).
+    pub unpadded: u64,
+}
+
+impl Memory {
+    /// The sizes of one array.
+    pub fn of_array(a: &ArrayShape) -> Result<Memory, String> {
+        Ok(Memory {
+            allocated: a.size_in_bytes().map_err(|e| e.to_string())?,
+            unpadded: a.unpadded_size_in_bytes().map_err(|e| e.to_string())?,
+        })
+    }
+
+    /// The padding in bytes: allocated minus unpadded.
+    pub fn padding(self) -> Result<u64, String> {
+        self.allocated.checked_sub(self.unpadded).ok_or_else(|| {
+            format!(
+                "the unpadded size ({} bytes) exceeds the allocation ({} bytes)",
+                self.unpadded, self.allocated
+            )
+        })
+    }
+
+    /// The padding as a percentage of the allocation; 0 for an empty one.
+    pub fn padding_percent(self) -> Result<f64, String> {
+        let padding = self.padding()?;
+        if self.allocated == 0 {
+            return Ok(0.0);
+        }
+        #[allow(clippy::cast_precision_loss)] // a percentage to one decimal
+        Ok(padding as f64 * 100.0 / self.allocated as f64)
+    }
+
+    fn checked_add(self, other: Memory) -> Result<Memory, String> {
+        let overflow = || "the total size does not fit in 64 bits".to_string();
+        Ok(Memory {
+            allocated: self
+                .allocated
+                .checked_add(other.allocated)
+                .ok_or_else(overflow)?,
+            unpadded: self
+                .unpadded
+                .checked_add(other.unpadded)
+                .ok_or_else(overflow)?,
+        })
+    }
+}
+
+/// The sizes of every array in `shape` summed; `None` if one has a `?`
+/// dimension (its size is unknown).
+pub fn memory_totals(shape: &Shape<'_>) -> Result<Option<Memory>, String> {
+    match shape {
+        Shape::Array(a) | Shape::Buffer(a) => {
+            if a.has_unbounded_dims() {
+                Ok(None)
+            } else {
+                Memory::of_array(a).map(Some)
+            }
+        }
+        Shape::Token | Shape::Opaque => Ok(Some(Memory::default())),
+        Shape::Tuple(t) => {
+            let mut sum = Memory::default();
+            for element in t.iter() {
+                match memory_totals(&element)? {
+                    Some(m) => sum = sum.checked_add(m)?,
+                    None => return Ok(None),
+                }
+            }
+            Ok(Some(sum))
+        }
+    }
 }
 
 /// The strides of a physical shape (major to minor) in elements, as
@@ -231,6 +328,17 @@ fn array(
         format!("{} slots ({padding:.1}% padding)", grouped(allocated)),
     );
     w(out, "size", bytes_in_full(bytes));
+    let memory = Memory::of_array(a)?;
+    w(out, "unpadded", bytes_in_full(memory.unpadded));
+    w(
+        out,
+        "padding",
+        format!(
+            "{}, {:.1}% of the allocation",
+            bytes_in_full(memory.padding()?),
+            memory.padding_percent()?
+        ),
+    );
     w(out, "memory", memory_space_name(l.memory_space()));
     if let Some(index) = index {
         let offset = plan.offset(index).map_err(|e| e.to_string())?;

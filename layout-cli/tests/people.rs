@@ -183,3 +183,77 @@ fn draw_rejects_bad_requests() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8(out.stderr).unwrap().contains("`?`"));
 }
+
+/// `335544320` as `335,544,320`, for building expected lines.
+fn grouped(n: u64) -> String {
+    xla_layout_cli::format::grouped(n)
+}
+
+#[test]
+fn explain_shows_unpadded_size_and_padding_of_the_seed_example() {
+    let seed = "bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}";
+    let text = stdout(&layout(&["explain", seed]));
+    let shape = layout_core::parse(seed).unwrap();
+    let layout_core::Shape::Array(a) = shape else {
+        panic!("not an array")
+    };
+    let allocated = a.size_in_bytes().unwrap();
+    let unpadded = a.unpadded_size_in_bytes().unwrap();
+    // bf16: elements x 2 bytes.
+    assert_eq!(unpadded, a.element_count().unwrap() * 2);
+    let padding = allocated - unpadded;
+    assert!(field(&text, "unpadded").starts_with(&format!("{} bytes", grouped(unpadded))));
+    assert!(field(&text, "padding").starts_with(&format!("{} bytes", grouped(padding))));
+    // The line starts with `unpadded`, beside `size`.
+    let lines: Vec<&str> = text.lines().collect();
+    let size = lines.iter().position(|l| l.starts_with("size ")).unwrap();
+    assert!(lines[size + 1].starts_with("unpadded "));
+}
+
+#[test]
+fn explain_shows_heavy_padding_of_a_small_tiled_array() {
+    let text = stdout(&layout(&["explain", "f32[3,5]{1,0:T(8,128)}"]));
+    assert_eq!(field(&text, "size"), "4,096 bytes (4.0 KiB)");
+    assert_eq!(field(&text, "unpadded"), "60 bytes");
+    // 4096 - 60 = 4036 bytes; 4036 / 4096 = 98.54%.
+    assert_eq!(
+        field(&text, "padding"),
+        "4,036 bytes (3.9 KiB), 98.5% of the allocation"
+    );
+    let untiled = stdout(&layout(&["explain", "f32[3,5]{1,0}"]));
+    assert_eq!(field(&untiled, "unpadded"), "60 bytes");
+    assert_eq!(
+        field(&untiled, "padding"),
+        "0 bytes, 0.0% of the allocation"
+    );
+}
+
+#[test]
+fn explain_an_empty_array_has_no_padding() {
+    let out = layout(&["explain", "f32[0,5]{1,0:T(8,128)}"]);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    assert_eq!(field(&text, "unpadded"), "0 bytes");
+    assert!(field(&text, "padding").ends_with(", 0.0% of the allocation"));
+}
+
+#[test]
+fn explain_totals_the_arrays_of_a_tuple() {
+    let text = stdout(&layout(&[
+        "explain",
+        "(f32[3,5]{1,0:T(8,128)}, (s4[8]{0:E(4)}, token[]), f32[2,3]{0,1})",
+    ]));
+    // 4096 + 4 + 24 allocated; 60 + 4 + 24 unpadded.
+    assert_eq!(field(&text, "total size"), "4,124 bytes (4.0 KiB)");
+    assert_eq!(field(&text, "total unpadded"), "88 bytes");
+    // 4036 / 4124 = 97.87%.
+    assert_eq!(
+        field(&text, "total padding"),
+        "4,036 bytes (3.9 KiB), 97.9% of the allocation"
+    );
+    let unknown = stdout(&layout(&["explain", "(f32[?,3], f32[2])"]));
+    assert_eq!(
+        field(&unknown, "total size"),
+        "unknown until the `?` dimensions are sized"
+    );
+}
