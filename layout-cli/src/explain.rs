@@ -10,16 +10,19 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 use std::process::ExitCode;
 
-use layout_core::{parse, ArrayShape, Plan, Shape};
+use layout_core::{parse, ArrayShape, Dim, Plan, Shape};
+use serde_json::{json, Map, Value};
 
 use crate::format::{bytes_in_full, grouped};
 use crate::output::{self, warn};
 use crate::people::{memory_space_name, render_error, EXIT_INVALID};
 
-/// Prints the explanation of `text` (optionally of one element).
-pub fn explain(text: &str, index: Option<&str>) -> ExitCode {
+/// Prints the explanation of `text` (optionally of one element): in words,
+/// or with `json` as one JSON object ([`to_json`]).
+pub fn explain(text: &str, index: Option<&str>, json: bool) -> ExitCode {
     let shape = match parse(text) {
         Ok(s) => s,
+        Err(e) if json => return json_error(&crate::machine::describe(&e, text)),
         Err(e) => {
             warn(format_args!("{}", render_error(text, &e)));
             return ExitCode::from(EXIT_INVALID);
@@ -27,23 +30,147 @@ pub fn explain(text: &str, index: Option<&str>) -> ExitCode {
     };
     let index = match index.map(crate::machine::parse_index).transpose() {
         Ok(i) => i,
+        Err(e) if json => return json_error(&e),
         Err(e) => {
             warn(format_args!("error: {e}\n"));
             return ExitCode::from(EXIT_INVALID);
         }
     };
-    match describe(&shape, index.as_deref(), "") {
+    let answer = if json {
+        to_json(&shape, index.as_deref()).map(|v| format!("{v}\n"))
+    } else {
+        describe(&shape, index.as_deref(), "")
+    };
+    match answer {
         Ok(text) => {
             let mut out = output::stdout();
             // A write error is kept by `out`, and `finish` reports it.
             let _ = out.write_all(text.as_bytes());
             out.finish("explain", ExitCode::SUCCESS)
         }
+        Err(e) if json => json_error(&e),
         Err(e) => {
             warn(format_args!("error: {e}\n"));
             ExitCode::from(EXIT_INVALID)
         }
     }
+}
+
+/// Writes `{"error": message}` to stdout; the invalid-input status.
+fn json_error(message: &str) -> ExitCode {
+    let mut out = output::stdout();
+    // A write error is kept by `out`, and `finish` reports it.
+    let _ = writeln!(out, "{}", json!({ "error": message }));
+    out.finish("explain", ExitCode::from(EXIT_INVALID))
+}
+
+/// The sizes of `memory` as JSON: bytes allocated, unpadded and of padding,
+/// and the padding's share of the allocation in percent.
+fn memory_json(memory: Memory) -> Result<Map<String, Value>, String> {
+    let mut m = Map::new();
+    m.insert("unpadded_bytes".into(), memory.unpadded.into());
+    m.insert("size_in_bytes".into(), memory.allocated.into());
+    m.insert("padding_bytes".into(), memory.padding()?.into());
+    m.insert("padding_percent".into(), memory.padding_percent()?.into());
+    Ok(m)
+}
+
+/// The explanation as one JSON object: `shape` (`array`, `buffer`,
+/// `tuple`, `token` or `opaque`) and `canonical`; for arrays also
+/// `element_type`, `element_bits`, `dims`, `layout` (minor to major),
+/// `tiles`, `sizes` (`null` with a `?` dimension), `memory_space`, and with
+/// an index `index`, `offset` and `byte_offset`; tuples have `elements`
+/// and the total `sizes` of their arrays.
+pub fn to_json(shape: &Shape<'_>, index: Option<&[u64]>) -> Result<Value, String> {
+    let mut o = Map::new();
+    let kind = match shape {
+        Shape::Array(_) => "array",
+        Shape::Buffer(_) => "buffer",
+        Shape::Tuple(_) => "tuple",
+        Shape::Token => "token",
+        Shape::Opaque => "opaque",
+    };
+    o.insert("shape".into(), kind.into());
+    o.insert("canonical".into(), shape.to_string().into());
+    match shape {
+        Shape::Array(a) | Shape::Buffer(a) => array_json(&mut o, a, index)?,
+        Shape::Token | Shape::Opaque => {}
+        Shape::Tuple(t) => {
+            let elements = t
+                .iter()
+                .map(|e| to_json(&e, None))
+                .collect::<Result<Vec<Value>, String>>()?;
+            o.insert("elements".into(), elements.into());
+            let sizes = match memory_totals(shape)? {
+                Some(m) => Value::Object(memory_json(m)?),
+                None => Value::Null,
+            };
+            o.insert("sizes".into(), sizes);
+        }
+    }
+    Ok(Value::Object(o))
+}
+
+fn array_json(
+    o: &mut Map<String, Value>,
+    a: &ArrayShape,
+    index: Option<&[u64]>,
+) -> Result<(), String> {
+    let l = a.layout();
+    let t = a.element_type();
+    o.insert("element_type".into(), t.to_string().into());
+    o.insert("element_bits".into(), t.bit_width().into());
+    let dims: Vec<Value> = a
+        .dims()
+        .iter()
+        .map(|d| match d {
+            Dim::Static(n) => Value::from(*n),
+            other => Value::from(other.to_string()),
+        })
+        .collect();
+    o.insert("dims".into(), dims.into());
+    o.insert("layout".into(), l.minor_to_major().into());
+    let tiles: Vec<Value> = (0..l.tile_count())
+        .filter_map(|level| l.tile(level))
+        .map(|tile| {
+            tile.raw()
+                .iter()
+                .map(|&v| {
+                    if v == layout_core::COMBINE_ENTRY {
+                        Value::from("*")
+                    } else {
+                        Value::from(v)
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    o.insert("tiles".into(), tiles.into());
+    if a.has_unbounded_dims() {
+        o.insert("sizes".into(), Value::Null);
+    } else {
+        let plan = Plan::new(a).map_err(|e| e.to_string())?;
+        let mut sizes = Map::new();
+        sizes.insert(
+            "elements".into(),
+            a.element_count().map_err(|e| e.to_string())?.into(),
+        );
+        sizes.insert(
+            "allocated_elements".into(),
+            plan.allocated_elements().into(),
+        );
+        sizes.extend(memory_json(Memory::of_array(a)?)?);
+        o.insert("sizes".into(), sizes.into());
+        if let Some(index) = index {
+            o.insert("index".into(), index.into());
+            let offset = plan.offset(index).map_err(|e| e.to_string())?;
+            let byte = a.byte_offset(index).map_err(|e| e.to_string())?;
+            o.insert("offset".into(), offset.into());
+            o.insert("byte_offset".into(), byte.into());
+        }
+    }
+    o.insert("memory_space".into(), l.memory_space().into());
+    Ok(())
 }
 
 /// The explanation of any shape; tuples element by element.

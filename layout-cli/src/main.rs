@@ -6,6 +6,9 @@
 //! - `layout offsets '<shape>' [--index i,j,..]` prints the offsets of an
 //!   array's elements (or of one element).
 //!
+//! - `layout explain '<shape>' --json` prints the explanation as one JSON
+//!   object.
+//!
 //! For people: `layout explain`, `layout draw`, and `layout scan FILE|-
 //! [--json]`, which finds every shape in an HLO dump (exit 1 if a shape fails
 //! to parse, 2 if the input cannot be read).
@@ -83,6 +86,9 @@ enum Command {
         /// Also show where this element lands, e.g. 3,0,13,300.
         #[arg(long)]
         index: Option<String>,
+        /// One JSON object instead of words.
+        #[arg(long)]
+        json: bool,
     },
     /// Draw a 2-D slice of a layout as a grid of element offsets.
     Draw {
@@ -119,8 +125,8 @@ fn main() -> ExitCode {
     match cli.command {
         Some(Command::Check) => machine::check(),
         Some(Command::Offsets { shape, index }) => machine::offsets(&shape, index.as_deref()),
-        Some(Command::Explain { shape, index }) => {
-            explain::explain(shape.as_deref().unwrap_or(SEED), index.as_deref())
+        Some(Command::Explain { shape, index, json }) => {
+            explain::explain(shape.as_deref().unwrap_or(SEED), index.as_deref(), json)
         }
         Some(Command::Draw {
             shape,
@@ -136,7 +142,7 @@ fn main() -> ExitCode {
             svg: svg.as_deref(),
         }),
         Some(Command::Scan { file, json }) => scan::run(&file, json),
-        None => explain::explain(SEED, Some(SEED_INDEX)),
+        None => explain::explain(SEED, Some(SEED_INDEX), false),
     }
 }
 

@@ -257,3 +257,93 @@ fn explain_totals_the_arrays_of_a_tuple() {
         "unknown until the `?` dimensions are sized"
     );
 }
+
+fn explain_json(args: &[&str]) -> serde_json::Value {
+    let mut all = vec!["explain", "--json"];
+    all.extend_from_slice(args);
+    let out = layout(&all);
+    assert!(out.status.success(), "{out:?}");
+    let text = stdout(&out);
+    assert_eq!(text.lines().count(), 1, "one object on one line: {text}");
+    serde_json::from_str(&text).unwrap()
+}
+
+#[test]
+fn explain_json_has_the_fields_of_the_text() {
+    let seed = "bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}";
+    let v = explain_json(&[seed, "--index", "3,0,13,300"]);
+    let layout_core::Shape::Array(a) = layout_core::parse(seed).unwrap() else {
+        panic!("not an array")
+    };
+    let plan = layout_core::Plan::new(&a).unwrap();
+    let allocated = a.size_in_bytes().unwrap();
+    let unpadded = a.unpadded_size_in_bytes().unwrap();
+    assert_eq!(
+        v,
+        serde_json::json!({
+            "shape": "array",
+            "canonical": seed,
+            "element_type": "bf16",
+            "element_bits": 16,
+            "dims": [8, 1, 1280, 16384],
+            "layout": [3, 2, 0, 1],
+            "tiles": [[8, 128], [2, 1]],
+            "sizes": {
+                "elements": a.element_count().unwrap(),
+                "allocated_elements": plan.allocated_elements(),
+                "unpadded_bytes": unpadded,
+                "size_in_bytes": allocated,
+                "padding_bytes": allocated - unpadded,
+                "padding_percent": 0.0,
+            },
+            "index": [3, 0, 13, 300],
+            "offset": 63_048_281,
+            "byte_offset": 126_096_562,
+            "memory_space": 1,
+        })
+    );
+}
+
+#[test]
+fn explain_json_sizes_of_a_padded_array_and_a_tuple() {
+    let v = explain_json(&["f32[3,5]{1,0:T(8,128)}"]);
+    let sizes = &v["sizes"];
+    assert_eq!(sizes["elements"], 15);
+    assert_eq!(sizes["allocated_elements"], 1024);
+    assert_eq!(sizes["unpadded_bytes"], 60);
+    assert_eq!(sizes["size_in_bytes"], 4096);
+    assert_eq!(sizes["padding_bytes"], 4036);
+    let percent = sizes["padding_percent"].as_f64().unwrap();
+    assert!((percent - 4036.0 * 100.0 / 4096.0).abs() < 1e-9);
+    assert!(v.get("offset").is_none());
+
+    let t = explain_json(&["(f32[3,5]{1,0:T(8,128)}, (s4[8]{0:E(4)}, token[]), f32[2,3]{0,1})"]);
+    assert_eq!(t["shape"], "tuple");
+    assert_eq!(t["elements"].as_array().unwrap().len(), 3);
+    assert_eq!(
+        t["elements"][1]["elements"][0]["tiles"],
+        serde_json::json!([])
+    );
+    assert_eq!(t["elements"][1]["elements"][1]["shape"], "token");
+    assert_eq!(t["sizes"]["size_in_bytes"], 4096 + 4 + 24);
+    assert_eq!(t["sizes"]["unpadded_bytes"], 60 + 4 + 24);
+    assert_eq!(t["sizes"]["padding_bytes"], 4036);
+
+    let unknown = explain_json(&["(f32[?,3], f32[2])"]);
+    assert!(unknown["sizes"].is_null());
+    assert_eq!(unknown["elements"][0]["dims"], serde_json::json!(["?", 3]));
+}
+
+#[test]
+fn explain_json_errors_are_json_with_status_1() {
+    for args in [
+        vec!["explain", "--json", "f32[3"],
+        vec!["explain", "--json", "f32[3]", "--index", "3"],
+        vec!["explain", "--json", "f32[3]", "--index", "x"],
+    ] {
+        let out = layout(&args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+        assert!(v["error"].as_str().is_some_and(|e| !e.is_empty()), "{v}");
+    }
+}
