@@ -67,6 +67,9 @@ pub struct Value {
     /// Allocation size; `None`: unknown (a `?` dimension, an overflow) or
     /// an error.
     pub bytes: Option<u64>,
+    /// Elements times element bits of every array, rounded up to bytes
+    /// per array; `None` as for `bytes`.
+    pub unpadded: Option<u64>,
     /// Every array leaf, in order.
     pub leaves: Vec<Leaf>,
     /// Why the text failed to parse.
@@ -74,6 +77,11 @@ pub struct Value {
 }
 
 impl Value {
+    /// Allocated bytes minus unpadded bytes; `None` when either is unknown.
+    pub fn padding(&self) -> Option<u64> {
+        self.bytes?.checked_sub(self.unpadded?)
+    }
+
     /// The memory space summary; [`Space::None`] for an error.
     pub fn space(&self) -> Space {
         if self.error.is_some() {
@@ -113,11 +121,25 @@ fn leaves(shape: &Shape, out: &mut Vec<Leaf>) {
     }
 }
 
+/// The unpadded bytes of every array in `shape` summed (checked); `None`
+/// if one is unknown.
+fn unpadded(shape: &Shape) -> Option<u64> {
+    match shape {
+        Shape::Array(a) | Shape::Buffer(a) => a.unpadded_size_in_bytes().ok(),
+        // Tuples nest at most `layout_core::MAX_DEPTH` deep.
+        Shape::Tuple(t) => t
+            .iter()
+            .try_fold(0u64, |acc, e| acc.checked_add(unpadded(&e)?)),
+        Shape::Token | Shape::Opaque => Some(0),
+    }
+}
+
 /// What the shape text `text` amounts to.
 pub fn evaluate(text: &[u8]) -> Value {
     let failed = |error: String| Value {
         shape_type: None,
         bytes: None,
+        unpadded: None,
         leaves: Vec::new(),
         error: Some(error),
     };
@@ -146,6 +168,7 @@ pub fn evaluate(text: &[u8]) -> Value {
     Value {
         shape_type: Some(shape_type),
         bytes,
+        unpadded: unpadded(&shape),
         leaves: out,
         error: None,
     }
@@ -316,10 +339,18 @@ mod tests {
         let v = evaluate(b"(f32[2]{0:S(1)}, s8[3], token[])");
         assert_eq!(v.shape_type, Some(ShapeType::Tuple));
         assert_eq!(v.bytes, Some(8 + 3));
+        assert_eq!((v.unpadded, v.padding()), (Some(8 + 3), Some(0)));
+        let padded = evaluate(b"(f32[3,5]{1,0:T(8,128)}, s4[3]{0:E(4)})");
+        assert_eq!(
+            (padded.bytes, padded.unpadded),
+            (Some(4096 + 2), Some(60 + 2))
+        );
+        assert_eq!(padded.padding(), Some(4036));
         assert_eq!(v.space(), Space::Mixed);
         assert_eq!(v.leaves, [(1, Some(8)), (0, Some(3))]);
         let v = evaluate(b"f32[?,2]");
         assert_eq!((v.bytes, v.space()), (None, Space::One(0)));
+        assert_eq!(v.padding(), None);
         let v = evaluate(b"token[]");
         assert_eq!((v.bytes, v.space()), (Some(0), Space::None));
         let v = evaluate(b"f32[2]{1}");

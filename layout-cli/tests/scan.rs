@@ -384,6 +384,7 @@ fn json_schema() {
         "span",
         "shape_type",
         "bytes",
+        "padding_bytes",
         "memory_space",
         "leaf_memory_spaces",
         "error",
@@ -395,6 +396,7 @@ fn json_schema() {
         assert!(s["shape"].is_string());
         assert_eq!(s["span"].as_array().unwrap().len(), 2);
         assert!(s["bytes"].is_u64() || s["bytes"].is_null());
+        assert!(s["padding_bytes"].is_u64() || s["padding_bytes"].is_null());
         let m = &s["memory_space"];
         assert!(m.is_i64() || m == "mixed" || m.is_null());
         assert!(s["leaf_memory_spaces"]
@@ -747,10 +749,21 @@ fn table_rows_are_aligned_and_shapes_verbatim() {
             .find(|r| r.split_whitespace().take(2).any(|w| w == name))
             .unwrap()
     };
-    assert!(row("%unk").contains(" ? "));
-    assert!(row("%pair").contains(" 4112  mixed "));
-    assert!(row("%handle").contains(" 0  - "));
-    assert!(row("%gte").contains(" 16  S(5) "));
+    assert!(row("%unk").contains(" ?        ?  S(0) "));
+    assert!(row("%pair").contains(" 4112        0  mixed "));
+    assert!(row("%handle").contains(" 0        0  - "));
+    assert!(row("%gte").contains(" 16        0  S(5) "));
+    // s32[] tiled by 128: 512 bytes allocated for 4.
+    let tiled = rows
+        .iter()
+        .find(|r| r.starts_with("(parameter 2) "))
+        .unwrap();
+    assert!(tiled.contains(" 512      508  S(5) "), "{tiled:?}");
+    // Padding is right-aligned under PADDING.
+    let padding_end = header.find("PADDING").unwrap() + "PADDING".len();
+    for r in &rows {
+        assert_ne!(r.as_bytes()[padding_end - 1], b' ', "row {r:?}");
+    }
     assert!(row("%result").starts_with("ROOT %result "));
     for total in [
         "S(0)   device               45,369 bytes",

@@ -34,6 +34,7 @@ fn shape_fields<M: SerializeMap>(
     map.serialize_entry("span", &[s.start, s.end])?;
     map.serialize_entry("shape_type", &v.shape_type.map(|t| t.name()))?;
     map.serialize_entry("bytes", &v.bytes)?;
+    map.serialize_entry("padding_bytes", &v.padding())?;
     match v.space() {
         Space::One(n) => map.serialize_entry("memory_space", &n)?,
         Space::Mixed => map.serialize_entry("memory_space", "mixed")?,

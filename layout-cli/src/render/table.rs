@@ -1,7 +1,8 @@
 //! The table `layout scan` prints for people.
 //!
 //! One row per `entry_computation_layout` entry and per instruction
-//! (`NAME OPCODE BYTES SPACE SHAPE`, the shape last and verbatim), a
+//! (`NAME OPCODE BYTES PADDING SPACE SHAPE`, padding with thousands
+//! separators,, the shape last and verbatim), a
 //! `-- <computation>` line before each computation's rows, then the shapes
 //! that failed to parse ([`Failures`]), the totals per memory space and a
 //! summary line.
@@ -37,7 +38,16 @@ enum Bytes {
 
 impl Bytes {
     fn of(v: &Value) -> Bytes {
-        match (&v.error, v.bytes) {
+        Self::cell(v, v.bytes)
+    }
+
+    /// The PADDING cell: allocated minus unpadded bytes.
+    fn padding_of(v: &Value) -> Bytes {
+        Self::cell(v, v.padding())
+    }
+
+    fn cell(v: &Value, n: Option<u64>) -> Bytes {
+        match (&v.error, n) {
             (Some(_), _) => Bytes::Error,
             (None, Some(n)) => Bytes::Known(n),
             (None, None) => Bytes::Unknown,
@@ -68,6 +78,7 @@ pub struct Widths {
     name: usize,
     opcode: usize,
     bytes: usize,
+    padding: usize,
     space: usize,
 }
 
@@ -79,6 +90,8 @@ impl Widths {
             opcode: self.opcode.clamp(6, MAX_OPCODE),
             // "BYTES" and "error" are 5 wide.
             bytes: self.bytes.max(5),
+            // "PADDING" is 7 wide.
+            padding: self.padding.max(7),
             space: self.space.max(5),
         }
     }
@@ -89,12 +102,13 @@ impl Widths {
             name,
             opcode,
             bytes,
+            padding,
             space,
         } = *self;
         writeln!(
             out,
-            "{:<name$}  {:<opcode$}  {:>bytes$}  {:<space$}  SHAPE",
-            "NAME", "OPCODE", "BYTES", "SPACE"
+            "{:<name$}  {:<opcode$}  {:>bytes$}  {:>padding$}  {:<space$}  SHAPE",
+            "NAME", "OPCODE", "BYTES", "PADDING", "SPACE"
         )
     }
 }
@@ -184,6 +198,7 @@ impl Table {
         shape: Span,
     ) -> io::Result<()> {
         let bytes = Bytes::of(value);
+        let padding = Bytes::padding_of(value);
         let space = value.space();
         match &mut self.mode {
             Mode::Measure(w) => {
@@ -197,6 +212,9 @@ impl Table {
                 w.opcode = w.opcode.max(opcode.map_or(14, |o| o.end - o.start));
                 if let Bytes::Known(n) = bytes {
                     w.bytes = w.bytes.max(decimal_len(i128::from(n)));
+                }
+                if let Bytes::Known(n) = padding {
+                    w.padding = w.padding.max(grouped(n).len());
                 }
                 if let Space::One(n) = space {
                     // `S(n)`.
@@ -217,10 +235,16 @@ impl Table {
                     name: name_w,
                     opcode: op_w,
                     bytes: bytes_w,
+                    padding: padding_w,
                     space: space_w,
                 } = *widths;
                 let bytes: Cow<str> = match bytes {
                     Bytes::Known(n) => n.to_string().into(),
+                    Bytes::Unknown => "?".into(),
+                    Bytes::Error => "error".into(),
+                };
+                let padding: Cow<str> = match padding {
+                    Bytes::Known(n) => grouped(n).into(),
                     Bytes::Unknown => "?".into(),
                     Bytes::Error => "error".into(),
                 };
@@ -232,10 +256,11 @@ impl Table {
                 let opcode = opcode.map_or("(entry layout)".into(), |o| lossy(scan.text(o)));
                 write!(
                     out,
-                    "{:<name_w$}  {:<op_w$}  {:>bytes_w$}  {:<space_w$}  ",
+                    "{:<name_w$}  {:<op_w$}  {:>bytes_w$}  {:>padding_w$}  {:<space_w$}  ",
                     Self::row_name(scan, name),
                     opcode,
                     bytes,
+                    padding,
                     space
                 )?;
                 out.write_all(scan.text(shape))?;
