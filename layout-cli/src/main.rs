@@ -112,9 +112,27 @@ enum Command {
         /// The dump: a path, or `-` for standard input.
         file: String,
         /// One JSON object per instruction instead of a table.
-        #[arg(long)]
+        #[arg(long, conflicts_with_all = ["sort", "top", "computation"])]
         json: bool,
+        /// List the instructions as one table ranked by this, largest first.
+        #[arg(long, value_enum)]
+        sort: Option<SortBy>,
+        /// Only the first N instructions listed.
+        #[arg(long, value_name = "N")]
+        top: Option<usize>,
+        /// Only the instructions of this computation (the `%` is optional).
+        #[arg(long, value_name = "NAME")]
+        computation: Option<String>,
     },
+}
+
+/// What `scan --sort` ranks by.
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum SortBy {
+    /// Allocated bytes.
+    Bytes,
+    /// Padding bytes (allocated minus unpadded).
+    Padding,
 }
 
 fn main() -> ExitCode {
@@ -141,7 +159,23 @@ fn main() -> ExitCode {
             at: at.as_deref(),
             svg: svg.as_deref(),
         }),
-        Some(Command::Scan { file, json }) => scan::run(&file, json),
+        Some(Command::Scan {
+            file,
+            json,
+            sort,
+            top,
+            computation,
+        }) => {
+            let listing = scan::Listing {
+                sort: sort.map(|s| match s {
+                    SortBy::Bytes => scan::SortKey::Bytes,
+                    SortBy::Padding => scan::SortKey::Padding,
+                }),
+                top,
+                computation,
+            };
+            scan::run_listing(&file, json, &listing)
+        }
         None => explain::explain(SEED, Some(SEED_INDEX), false),
     }
 }

@@ -54,14 +54,21 @@
 //! verbatim), a `-- <computation>` line before each computation's rows, the
 //! shapes that failed to parse, then the totals per memory space. Operand
 //! and signature shapes are counted in the summary line but only listed in
-//! JSON.
+//! JSON. The padding column is allocated minus unpadded bytes
+//! (`ArrayShape::unpadded_size_in_bytes`: elements times element bits,
+//! rounded up to bytes, summed over a tuple's arrays).
+//!
+//! With `--sort bytes|padding`, `--top N` or `--computation NAME`, one
+//! table of instructions instead, ranked largest first ([`Listing`],
+//! [`crate::render::rank`]), then the failures and the totals as above.
 //!
 //! With `--json`, one JSON object per line, in input order, except that a
 //! nested computation's instructions come before the instruction that holds
 //! them. The records below are built from *shape objects*, one per shape
 //! found:
 //! `{"shape": text, "span": [start, end], "shape_type": "array"|"tuple"|
-//! "buffer"|"token"|"opaque"|null, "bytes": int|null, "memory_space":
+//! "buffer"|"token"|"opaque"|null, "bytes": int|null, "padding_bytes":
+//! int|null, "memory_space":
 //! int|"mixed"|null, "leaf_memory_spaces": [int, ...], "error": string|null}`.
 //! `span` is the byte range in the input; `leaf_memory_spaces` has one entry
 //! per array leaf (one for an array, none for `token[]`); on a parse error
@@ -80,7 +87,7 @@
 //!   "root": bool, "opcode", ...result shape..., "operands": [shape],
 //!   "attributes": [{"attribute": name, ...shape}]}`: the result's shape
 //!   object fields are inlined (`shape`, `span`, `shape_type`, `bytes`,
-//!   `memory_space`, `leaf_memory_spaces`, `error`). `name` is as written
+//!   `padding_bytes`, `memory_space`, `leaf_memory_spaces`, `error`). `name` is as written
 //!   (with its `%`, if any); `computation` is `null` for an instruction
 //!   outside any computation.
 //! - `{"kind": "other", "line", "shapes": [shape]}`, for shapes outside the
@@ -144,6 +151,8 @@ use std::process::ExitCode;
 use crate::hlo::{self, CompRec, InstrRec, ModuleRec, Shapes, Sink};
 use crate::output::{self, Output};
 use crate::render::json::Json;
+use crate::render::rank::Ranked;
+pub use crate::render::rank::SortKey;
 use crate::render::table::{self, Failures, Table};
 use crate::render::Render;
 use crate::report::Scan;
@@ -153,8 +162,33 @@ const EXIT_PARSE_ERRORS: u8 = 1;
 /// Exit status when the input could not be read.
 const EXIT_UNREADABLE: u8 = 2;
 
+/// How `layout scan` lists the instructions: the table in input order, or
+/// one ranked list.
+#[derive(Clone, Debug, Default)]
+pub struct Listing {
+    /// Rank by this (largest first).
+    pub sort: Option<SortKey>,
+    /// Only this many rows.
+    pub top: Option<usize>,
+    /// Only the instructions of this computation (`%` optional).
+    pub computation: Option<String>,
+}
+
+impl Listing {
+    /// Whether any of the options asks for the ranked list.
+    pub fn ranked(&self) -> bool {
+        self.sort.is_some() || self.top.is_some() || self.computation.is_some()
+    }
+}
+
 /// Runs `layout scan` on a path, or on stdin for `-`.
 pub fn run(path: &str, json: bool) -> ExitCode {
+    run_listing(path, json, &Listing::default())
+}
+
+/// Runs `layout scan` on a path, or on stdin for `-`, as `listing` says
+/// (with `json`, `listing` is ignored: the caller refuses the pair).
+pub fn run_listing(path: &str, json: bool, listing: &Listing) -> ExitCode {
     let input = if path == "-" {
         let mut buf = Vec::new();
         io::stdin().lock().read_to_end(&mut buf).map(|_| buf)
@@ -170,7 +204,11 @@ pub fn run(path: &str, json: bool) -> ExitCode {
         }
     };
     let mut out = output::stdout();
-    let errors = scan(&src, json, &mut out);
+    let errors = if !json && listing.ranked() {
+        scan_ranked(&src, listing, &mut out)
+    } else {
+        scan(&src, json, &mut out)
+    };
     // The message follows the output it is about.
     let flushed = out.flush().is_ok();
     let code = if errors > 0 {
@@ -228,6 +266,29 @@ fn scan_table<W: Write>(src: &[u8], out: &mut Output<W>) -> u64 {
     if widths.write_header(out).is_ok() {
         hlo::walk(src, &mut Pass::new(src, Table::write(widths), out));
     }
+    if errors > 0 && !out.stopped() && table::write_failures_heading(out, errors).is_ok() {
+        hlo::walk(src, &mut Pass::new(src, Failures, out));
+    }
+    if !out.stopped() {
+        let _ = table::write_totals(out, &scan);
+    }
+    errors
+}
+
+/// Writes the ranked list, the failures and the totals; returns the number
+/// of shapes that failed to parse.
+fn scan_ranked<W: Write>(src: &[u8], listing: &Listing, out: &mut Output<W>) -> u64 {
+    let ranked = Ranked::new(listing.sort, listing.top, listing.computation.as_deref());
+    let mut pass = Pass::new(src, ranked, out);
+    hlo::walk(src, &mut pass);
+    let Pass {
+        scan,
+        renderer: ranked,
+        out,
+    } = pass;
+    let errors = scan.errors();
+    // A write error is kept by `out`, and each step is skipped once one failed.
+    let _ = ranked.write(out, &scan);
     if errors > 0 && !out.stopped() && table::write_failures_heading(out, errors).is_ok() {
         hlo::walk(src, &mut Pass::new(src, Failures, out));
     }

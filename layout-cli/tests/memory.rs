@@ -93,3 +93,127 @@ fn table_padding_has_thousands_separators() {
     // 38 x 8 rows of 128 slots: 155,648 bytes for 6,000 of data.
     assert_eq!(row("%q")[3..5], ["155648", "149,648"]);
 }
+
+/// The rows of a ranked list (header first), split into cells; the shape
+/// (last, may hold spaces) is left out.
+fn ranked(args: &[&str], stdin: &[u8]) -> Vec<Vec<String>> {
+    let out = layout(args, stdin);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    let header = text.lines().next().unwrap();
+    assert!(header.starts_with("NAME"), "{text}");
+    let shape_col = header.find("SHAPE").unwrap();
+    text.lines()
+        .take_while(|l| !l.is_empty())
+        .map(|l| {
+            l[..shape_col]
+                .split_whitespace()
+                .filter(|c| *c != "ROOT")
+                .map(str::to_string)
+                .collect()
+        })
+        .collect()
+}
+
+fn data_path(name: &str) -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/data/hlo")
+        .join(name)
+        .to_str()
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn sort_bytes_and_top_rank_the_largest_values_of_a_real_dump() {
+    for name in ["handwritten.hlo", "torchxla_bert_dp5.hlo"] {
+        let path = data_path(name);
+        let rows = ranked(&["scan", &path, "--sort", "bytes", "--top", "5"], b"");
+        assert_eq!(
+            rows[0],
+            ["NAME", "COMPUTATION", "OPCODE", "BYTES", "PADDING", "SPACE"]
+        );
+        assert_eq!(rows.len(), 1 + 5, "{name}");
+        let bytes: Vec<u64> = rows[1..].iter().map(|r| r[3].parse().unwrap()).collect();
+        assert!(bytes.windows(2).all(|w| w[0] >= w[1]), "{name}: {bytes:?}");
+        // The largest is the largest of all instructions in --json.
+        let largest = scan_json(&read(name))
+            .iter()
+            .filter(|r| r["kind"] == "instruction")
+            .filter_map(|r| r["bytes"].as_u64())
+            .max()
+            .unwrap();
+        assert_eq!(bytes[0], largest, "{name}");
+    }
+}
+
+#[test]
+fn sort_padding_puts_the_most_padded_first() {
+    let hlo = b"HloModule m\n\nENTRY %main {\n  %a = f32[8,128]{1,0:T(8,128)} parameter(0)\n  %b = f32[3,5]{1,0:T(8,128)} parameter(1)\n  %c = f32[300,5]{1,0:T(8,128)} copy(%b)\n  %d = f32[?,5]{1,0} parameter(2)\n  ROOT %e = s32[]{:T(128)} constant(0)\n}\n";
+    let rows = ranked(&["scan", "-", "--sort", "padding"], hlo);
+    let order: Vec<(&str, &str)> = rows[1..]
+        .iter()
+        .map(|r| (r[0].as_str(), r[4].as_str()))
+        .collect();
+    // Unknown sizes last; ties in input order.
+    assert_eq!(
+        order,
+        [
+            ("%c", "149,648"),
+            ("%b", "4,036"),
+            ("%e", "508"),
+            ("%a", "0"),
+            ("%d", "?")
+        ]
+    );
+    let top = ranked(&["scan", "-", "--sort", "padding", "--top", "1"], hlo);
+    assert_eq!(top.len(), 2);
+    assert_eq!(top[1][0], "%c");
+}
+
+#[test]
+fn computation_keeps_one_computations_instructions() {
+    let name = "torchxla_bert_dp5.hlo";
+    let records = scan_json(&read(name));
+    let comp = records
+        .iter()
+        .find(|r| r["kind"] == "computation" && r["entry"] == false)
+        .unwrap()["name"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let expected: Vec<&str> = records
+        .iter()
+        .filter(|r| r["kind"] == "instruction" && r["computation"] == comp.as_str())
+        .map(|r| r["name"].as_str().unwrap())
+        .collect();
+    assert!(!expected.is_empty());
+    let path = data_path(name);
+    for given in [comp.clone(), comp.trim_start_matches('%').to_string()] {
+        let rows = ranked(&["scan", &path, "--computation", &given], b"");
+        let names: Vec<&str> = rows[1..].iter().map(|r| r[0].as_str()).collect();
+        assert_eq!(names, expected, "--computation {given}");
+        assert!(rows[1..].iter().all(|r| r[1] == comp));
+    }
+    let none = ranked(
+        &["scan", &path, "--computation", "no such computation"],
+        b"",
+    );
+    assert_eq!(none.len(), 1);
+}
+
+#[test]
+fn ranking_options_are_not_for_json() {
+    let path = data_path("handwritten.hlo");
+    for flag in [
+        &["--sort", "bytes"][..],
+        &["--top", "3"],
+        &["--computation", "main.42"],
+    ] {
+        let mut args = vec!["scan", "--json", path.as_str()];
+        args.extend(flag);
+        assert_eq!(layout(&args, b"").status.code(), Some(2), "{flag:?}");
+    }
+    let bad = layout(&["scan", &path, "--sort", "size"], b"");
+    assert_eq!(bad.status.code(), Some(2));
+}

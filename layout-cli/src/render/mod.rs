@@ -1,5 +1,5 @@
-//! Rendering a scan: the table for people ([`table`]) and JSON lines
-//! ([`json`]).
+//! Rendering a scan: the table for people ([`table`]), the ranked list
+//! ([`rank`]) and JSON lines ([`json`]).
 //!
 //! A renderer is told each record as the walker finds it, with the
 //! [`Scan`] to evaluate shapes through, and writes to the output it is
@@ -8,6 +8,7 @@
 //! Uses: [`crate::report`] (the model), [`crate::format`] (numbers).
 
 pub mod json;
+pub mod rank;
 pub mod table;
 
 use std::io::{self, Write};
