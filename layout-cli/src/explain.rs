@@ -415,7 +415,7 @@ fn array(
         let s = a.physical_shape(level + 1).map_err(|e| e.to_string())?;
         w(
             out,
-            &format!("tile {}", level + 1),
+            &format!("tile {level}"),
             format!("{} -> {:?}", tile.unwrap_or_default(), s.as_slice()),
         );
     }
@@ -492,7 +492,7 @@ fn array(
             w(
                 out,
                 "in tile",
-                format!("{grid:?} of tile level 1, at {within:?} within it"),
+                format!("{grid:?} of tile level 0, at {within:?} within it"),
             );
         }
     }

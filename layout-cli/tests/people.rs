@@ -42,11 +42,11 @@ fn explain_names_every_part_of_the_seed_example() {
         "[1, 8, 1280, 16384] (major to minor)"
     );
     assert_eq!(
-        field(&text, "tile 1"),
+        field(&text, "tile 0"),
         "(8,128) -> [1, 8, 160, 128, 8, 128]"
     );
     assert_eq!(
-        field(&text, "tile 2"),
+        field(&text, "tile 1"),
         "(2,1) -> [1, 8, 160, 128, 4, 128, 2, 1]"
     );
     assert_eq!(
@@ -61,7 +61,7 @@ fn explain_names_every_part_of_the_seed_example() {
     );
     assert_eq!(
         field(&text, "in tile"),
-        "[0, 3, 1, 2] of tile level 1, at [5, 44] within it"
+        "[0, 3, 1, 2] of tile level 0, at [5, 44] within it"
     );
 }
 

@@ -239,7 +239,7 @@ fn empty_arrays_with_huge_dims_are_explained_and_drawn() {
             .trim()
             .to_string()
     };
-    assert_eq!(field("tile 1"), "(2,2) -> [0, 4611686018427387904, 2, 2]");
+    assert_eq!(field("tile 0"), "(2,2) -> [0, 4611686018427387904, 2, 2]");
     // The outer stride is 2^62 * 2 * 2 = 2^64: too large, said so, not wrapped.
     assert_eq!(
         field("tile strides"),
