@@ -7,6 +7,7 @@
 //! `SYS_EXIT`) is 0 only when every check passed. See `README.md`.
 #![no_std]
 #![no_main]
+#![forbid(unsafe_code)]
 
 use core::sync::atomic::{AtomicBool, Ordering};
 
