@@ -112,3 +112,51 @@ impl Message {
         }
     }
 }
+
+/// One tile level's first move, on any working list (sizes, windows,
+/// coordinates): `pre` entries of `fill` put in front of `w[..len]`.
+/// Returns the new length. Entries past the array are dropped.
+pub(crate) const fn prepend<T: Copy, const N: usize>(
+    w: &mut [T; N],
+    len: usize,
+    pre: usize,
+    fill: T,
+) -> usize {
+    let mut i = if len + pre > N {
+        N.saturating_sub(pre)
+    } else {
+        len
+    };
+    while i > 0 {
+        i -= 1;
+        w[i + pre] = w[i];
+    }
+    let mut j = 0;
+    while j < pre && j < N {
+        w[j] = fill;
+        j += 1;
+    }
+    if len + pre > N {
+        N
+    } else {
+        len + pre
+    }
+}
+
+/// One tile level's last move: the `m` grid entries, then the `m` inner
+/// entries, written from `base`. Returns the new length.
+pub(crate) const fn splice<T: Copy, const N: usize, const M: usize>(
+    w: &mut [T; N],
+    base: usize,
+    grid: &[T; M],
+    inner: &[T; M],
+    m: usize,
+) -> usize {
+    let mut i = 0;
+    while i < m && i < M && base + m + i < N {
+        w[base + i] = grid[i];
+        w[base + m + i] = inner[i];
+        i += 1;
+    }
+    base + 2 * m
+}

@@ -7,7 +7,7 @@
 //! refuse give an error, never a panic or a wrapped number.
 
 use crate::base::error::{Error, ErrorKind, Span};
-use crate::base::konst::{sub, tri};
+use crate::base::konst::{self, sub, tri};
 use crate::base::limits::{
     COMBINE_ENTRY as COMBINE, MAX_PHYSICAL_RANK, MAX_RANK, MAX_TILES, MAX_TILE_ENTRIES,
 };
@@ -101,17 +101,7 @@ pub(crate) const fn tile_sizes(
     let mut prepend = 0;
     if k > w.len {
         prepend = k - w.len;
-        let mut i = w.len;
-        while i > 0 {
-            i -= 1;
-            w.d[i + prepend] = w.d[i];
-        }
-        let mut j = 0;
-        while j < prepend {
-            w.d[j] = 1;
-            j += 1;
-        }
-        w.len = k;
+        w.len = konst::prepend(&mut w.d, w.len, prepend, 1);
     }
     let base = w.len - k;
     let mut grid = [0u64; MAX_TILE_ENTRIES];
@@ -139,13 +129,7 @@ pub(crate) const fn tile_sizes(
         }
         j += 1;
     }
-    let mut i = 0;
-    while i < m {
-        w.d[base + i] = grid[i];
-        w.d[base + m + i] = inner[i];
-        i += 1;
-    }
-    w.len = base + 2 * m;
+    w.len = konst::splice(&mut w.d, base, &grid, &inner, m);
     Ok(prepend)
 }
 

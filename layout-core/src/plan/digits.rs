@@ -20,7 +20,7 @@
 //! in one dimension have no digit tables; the plan's general walk serves
 //! them.
 
-use crate::base::konst::sub;
+use crate::base::konst::{self, sub};
 use crate::base::limits::{COMBINE_ENTRY as COMBINE, MAX_PHYSICAL_RANK, MAX_RANK};
 use crate::model::array::UncheckedArray;
 use crate::model::sizes::Tiling;
@@ -144,18 +144,7 @@ pub(crate) const fn build<const K: usize>(
         let tile = sub(&l.tile_entries, first, l.tile_ends[level] as usize);
         let k = tile.len();
         if k > len {
-            let pre = k - len;
-            let mut i = len;
-            while i > 0 {
-                i -= 1;
-                w[i + pre] = w[i];
-            }
-            let mut j = 0;
-            while j < pre {
-                w[j] = ZERO;
-                j += 1;
-            }
-            len = k;
+            len = konst::prepend(&mut w, len, k - len, ZERO);
         }
         let base = len - k;
         let mut grid = [ZERO; MAX_PHYSICAL_RANK];
@@ -193,13 +182,7 @@ pub(crate) const fn build<const K: usize>(
             }
             j += 1;
         }
-        let mut i = 0;
-        while i < k {
-            w[base + i] = grid[i];
-            w[base + k + i] = inner[i];
-            i += 1;
-        }
-        len = base + 2 * k;
+        len = konst::splice(&mut w, base, &grid, &inner, k);
         level += 1;
     }
     // Strides of the final shape, which `tiling` sized.

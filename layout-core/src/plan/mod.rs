@@ -8,7 +8,7 @@
 //! from an `ArrayShape` only, so its tables always describe a valid layout.
 
 use crate::base::error::{Error, ErrorKind, Span};
-use crate::base::konst::{copy_u64, sub, tri};
+use crate::base::konst::{self, copy_u64, sub, tri};
 use crate::base::limits::{
     COMBINE_ENTRY as COMBINE, MAX_PHYSICAL_RANK, MAX_RANK, MAX_TILES, MAX_TILE_ENTRIES,
 };
@@ -427,17 +427,7 @@ impl Plan {
         while level < levels {
             let pre = self.prepend[level] as usize;
             if pre > 0 {
-                let mut i = len;
-                while i > 0 {
-                    i -= 1;
-                    e[i + pre] = e[i];
-                }
-                let mut j = 0;
-                while j < pre {
-                    e[j] = 0;
-                    j += 1;
-                }
-                len += pre;
+                len = konst::prepend(&mut e, len, pre, 0);
             }
             let start = self.tile_start(level);
             let k = self.tile_ends[level] as usize - start;
@@ -461,13 +451,7 @@ impl Plan {
                 }
                 j += 1;
             }
-            let mut i = 0;
-            while i < m {
-                e[base + i] = grid[i];
-                e[base + m + i] = inner[i];
-                i += 1;
-            }
-            len = base + 2 * m;
+            len = konst::splice(&mut e, base, &grid, &inner, m);
             level += 1;
         }
         (e, len)
