@@ -86,6 +86,7 @@ pub use math::fixed::{__out_of_bounds, DigitParts};
 pub use math::fixed::{MemoryOrder, RankedLayout, StaticLayout, StaticShape, Unresolved};
 pub use math::iter::compare_indices;
 pub use math::packed::{PackedElement, PackedNatural, PackedView, PackedViewMut};
+pub use math::relayout::{relayout, relayout_bytes, RelayoutPlan};
 pub use math::view::{
     Element, ElementTag, LogicalIndices, NaturalElement, TypedLayout, View, ViewMut,
 };

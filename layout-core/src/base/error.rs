@@ -233,6 +233,11 @@ pub enum ErrorKind {
     /// A layout whose offsets are not per-dimension digits, where a
     /// [`StaticLayout`](crate::StaticLayout) built at run time needs them.
     NoDigitTables,
+    /// Two layouts a relayout cannot copy between, or buffers of the wrong
+    /// length: ranks, element types, slot widths, buffer sizes.
+    RelayoutMismatch,
+    /// A dimension of different sizes in the two layouts of a relayout.
+    DimensionMismatch,
     /// A value written to a packed view that the element type cannot hold
     /// (9 into an `s4`, which holds -8..=7).
     ValueOutOfRange,
@@ -415,6 +420,7 @@ impl Error {
             NoDigitTables => "digit tables",
             RankMismatch => "rank",
             ValueOutOfRange => "value",
+            RelayoutMismatch | DimensionMismatch => "relayout",
         }
     }
 
@@ -688,6 +694,40 @@ MinorToMajorLength => write!(
             RankMismatch => write!(
                 f,
                 "the layout has rank {b}, but a StaticLayout<{a}> was asked for"
+            ),
+            RelayoutMismatch => {
+                let name = |v: i128| {
+                    u32::try_from(v)
+                        .ok()
+                        .and_then(crate::base::element::ElementType::from_xla_enum_value)
+                };
+                match a {
+                    0 => write!(f, "the source has rank {b} and the destination rank {c}; a relayout needs the same dimensions"),
+                    1 => match (name(b), name(c)) {
+                        (Some(x), Some(y)) => write!(f, "the source stores {x} and the destination {y}; a relayout moves elements, it does not convert them"),
+                        _ => write!(f, "the source and the destination store different element types"),
+                    },
+                    2 => write!(f, "a slot of {b} bits cannot hold an element of {c} bits (relayout copies slots of 1 to 128 bits)"),
+                    3 => write!(f, "the source buffer has {b} bytes but its layout takes {c}"),
+                    4 => write!(f, "the destination buffer has {b} bytes but its layout takes {c}"),
+                    _ => {
+                        let value = match b {
+                            0 => "zero",
+                            1 => "one",
+                            2 => "lowest",
+                            3 => "highest",
+                            _ => "unknown",
+                        };
+                        match name(c) {
+                            Some(t) => write!(f, "padding value `{value}` has no encoding for {t} here"),
+                            None => write!(f, "padding value `{value}` has no encoding for this element type"),
+                        }
+                    }
+                }
+            }
+            DimensionMismatch => write!(
+                f,
+                "dimension {a} has size {b} in the source and {c} in the destination"
             ),
             NoDigitTables => write!(
                 f,

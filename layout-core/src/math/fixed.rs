@@ -81,6 +81,18 @@ pub const fn __out_of_bounds(index: &[usize], dims: &[usize]) -> ! {
 const STATIC_DIGITS: usize = 4;
 
 impl<const R: usize> StaticLayout<R> {
+    /// The digit tables (empty when `general_plan` serves the layout).
+    pub(crate) const fn digit_tables(&self) -> &[DimDigits<STATIC_DIGITS>; R] {
+        &self.digits
+    }
+
+    /// The plan of a layout without digit tables.
+    pub(crate) const fn general_plan(&self) -> Option<&'static Plan> {
+        self.general
+    }
+}
+
+impl<const R: usize> StaticLayout<R> {
     /// Parses, validates and plans an array layout of rank `R` from
     /// `'static` text (the text must already be canonical for `Display` to
     /// print the canonical form; [`StaticLayout::text`] returns it as given).

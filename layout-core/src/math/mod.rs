@@ -10,4 +10,5 @@ pub(crate) mod fixed;
 pub(crate) mod iter;
 pub(crate) mod offsets;
 pub(crate) mod packed;
+pub(crate) mod relayout;
 pub(crate) mod view;

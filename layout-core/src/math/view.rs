@@ -13,6 +13,11 @@ use crate::math::fixed::{RankedLayout, StaticLayout};
 pub trait Element: Copy {
     /// The XLA element type.
     const ELEMENT_TYPE: ElementType;
+    /// The value whose bits, least significant first, are `bits` (the low
+    /// bits of the type's width). What relayout fills padding with; not a
+    /// stable API.
+    #[doc(hidden)]
+    fn __from_bits(bits: u128) -> Self;
 }
 
 /// An XLA element type at the type level, named by its `PrimitiveType`
@@ -87,9 +92,14 @@ pub trait TypedLayout {
 }
 
 macro_rules! element {
-    ($($t:ty => $e:ident),* $(,)?) => {
+    ($($t:ty => $e:ident, |$b:ident| $from:expr),* $(,)?) => {
         $(impl Element for $t {
             const ELEMENT_TYPE: ElementType = ElementType::$e;
+            // Truncation to the type's width is the point.
+            #[allow(clippy::cast_possible_truncation)]
+            fn __from_bits($b: u128) -> Self {
+                $from
+            }
         }
         impl NaturalElement for ElementTag<{ ElementType::$e.xla_enum_value() }> {
             type Type = $t;
@@ -98,23 +108,23 @@ macro_rules! element {
 }
 
 element! {
-    bool => Pred,
-    i8 => S8,
-    i16 => S16,
-    i32 => S32,
-    i64 => S64,
-    u8 => U8,
-    u16 => U16,
-    u32 => U32,
-    u64 => U64,
-    f32 => F32,
-    f64 => F64,
+    bool => Pred, |b| b & 1 == 1,
+    i8 => S8, |b| b as i8,
+    i16 => S16, |b| b as i16,
+    i32 => S32, |b| b as i32,
+    i64 => S64, |b| b as i64,
+    u8 => U8, |b| b as u8,
+    u16 => U16, |b| b as u16,
+    u32 => U32, |b| b as u32,
+    u64 => U64, |b| b as u64,
+    f32 => F32, |b| f32::from_bits(b as u32),
+    f64 => F64, |b| f64::from_bits(b as u64),
 }
 
 #[cfg(feature = "half")]
 element! {
-    half::bf16 => Bf16,
-    half::f16 => F16,
+    half::bf16 => Bf16, |b| half::bf16::from_bits(b as u16),
+    half::f16 => F16, |b| half::f16::from_bits(b as u16),
 }
 
 // The `float8` crate's two types follow NVIDIA's `__nv_fp8_e4m3` and
@@ -122,14 +132,16 @@ element! {
 // XLA's `f8e4m3fn`, and IEEE-style E5M2, XLA's `f8e5m2`.
 #[cfg(feature = "float8")]
 element! {
-    float8::F8E4M3 => F8e4m3fn,
-    float8::F8E5M2 => F8e5m2,
+    float8::F8E4M3 => F8e4m3fn, |b| float8::F8E4M3::from_bits(b as u8),
+    float8::F8E5M2 => F8e5m2, |b| float8::F8E5M2::from_bits(b as u8),
 }
 
 #[cfg(feature = "num-complex")]
 element! {
     num_complex::Complex<f32> => C64,
+        |b| num_complex::Complex::new(f32::from_bits(b as u32), f32::from_bits((b >> 32) as u32)),
     num_complex::Complex<f64> => C128,
+        |b| num_complex::Complex::new(f64::from_bits(b as u64), f64::from_bits((b >> 64) as u64)),
 }
 
 fn check<T: Element, const R: usize>(layout: &StaticLayout<R>, len: usize) -> Result<(), Error> {

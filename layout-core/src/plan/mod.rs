@@ -185,6 +185,20 @@ impl Plan {
         self.flat_len = n as u8;
     }
 
+    /// The digit tables, when the layout has them (relayout merges two).
+    pub(crate) const fn digit_tables(&self) -> Option<&[DimDigits<PLAN_DIGITS>; MAX_RANK]> {
+        if self.mode == GENERAL {
+            None
+        } else {
+            Some(&self.digits)
+        }
+    }
+
+    /// Index bounds of each dimension (without legacy padding).
+    pub(crate) const fn limits(&self) -> &[u64; MAX_RANK] {
+        &self.limits
+    }
+
     /// `true` when offsets come from per-dimension digit tables (every
     /// layout without `*` whose tile sizes nest); `false` for the general
     /// walk through the tile levels.

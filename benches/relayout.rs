@@ -1,0 +1,128 @@
+//! Relayout speed: each pair of the README's table copies one array from
+//! one layout to another through a prepared `RelayoutPlan`, next to
+//! `copy_from_slice` over the same number of bytes (`memcpy`) in the same
+//! group, so the ratio of their medians is the fraction of memory speed.
+//! Transposes also run ndarray's `assign(&a.t())` on the same array.
+//!
+//! Run: `cargo bench --bench relayout`, then
+//! `python3 tools/bench_table.py relayout` prints the table.
+
+use std::hint::black_box;
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use xla_layout::{parse_array, RelayoutPlan};
+
+/// The pairs of the issue, with the element size for ndarray's transpose
+/// (0: no ndarray run).
+const PAIRS: &[(&str, &str, &str, usize)] = &[
+    (
+        "f32_rows_to_cols",
+        "f32[4096,4096]{1,0}",
+        "f32[4096,4096]{0,1}",
+        4,
+    ),
+    (
+        "f32_rows_to_tiled",
+        "f32[4096,4096]{1,0}",
+        "f32[4096,4096]{1,0:T(8,128)}",
+        0,
+    ),
+    (
+        "f32_tiled_to_cols",
+        "f32[4096,4096]{1,0:T(8,128)}",
+        "f32[4096,4096]{0,1}",
+        0,
+    ),
+    (
+        "bf16_rows_to_tiled",
+        "bf16[4096,4096]{1,0}",
+        "bf16[4096,4096]{1,0:T(8,128)(2,1)}",
+        0,
+    ),
+    (
+        "bf16_tiled_to_rows",
+        "bf16[4096,4096]{1,0:T(8,128)(2,1)}",
+        "bf16[4096,4096]{1,0}",
+        0,
+    ),
+    (
+        "bf16_seed_to_rows",
+        "bf16[8,4,256,1024]{3,2,0,1:T(8,128)(2,1)}",
+        "bf16[8,4,256,1024]{3,2,1,0}",
+        0,
+    ),
+    (
+        "s4_packed_to_tiled",
+        "s4[4096,8192]{1,0:E(4)}",
+        "s4[4096,8192]{1,0:T(8,128)(2,1)E(4)}",
+        0,
+    ),
+    (
+        "f64_cols_to_rows",
+        "f64[2000,3000]{0,1}",
+        "f64[2000,3000]{1,0}",
+        8,
+    ),
+];
+
+fn relayout(c: &mut Criterion) {
+    let filter: Option<String> = std::env::var("RELAYOUT_PAIRS").ok();
+    for &(name, from, to, nd) in PAIRS {
+        if filter
+            .as_deref()
+            .is_some_and(|f| !f.split(',').any(|p| p == name))
+        {
+            continue;
+        }
+        let (a, b) = (parse_array(from).unwrap(), parse_array(to).unwrap());
+        let plan = RelayoutPlan::new(&a, &b).unwrap();
+        let src: Vec<u8> = (0..plan.source_bytes())
+            .map(|i| (i * 7 + 3) as u8)
+            .collect();
+        let mut dst = vec![0u8; plan.destination_bytes() as usize];
+        let mut copy = vec![0u8; src.len()];
+        let mut g = c.benchmark_group(format!("relayout_{name}"));
+        g.sample_size(10);
+        g.warm_up_time(std::time::Duration::from_millis(500));
+        g.measurement_time(std::time::Duration::from_secs(3));
+        g.throughput(Throughput::Bytes(src.len() as u64));
+        g.bench_function("memcpy", |bench| {
+            bench.iter(|| copy.copy_from_slice(black_box(&src)))
+        });
+        g.bench_function("relayout", |bench| {
+            bench.iter(|| plan.run_bytes(black_box(&src), &mut dst).unwrap())
+        });
+        if nd > 0 {
+            let dims = a.dims();
+            let (r, c) = (
+                dims[0].layout_size().unwrap() as usize,
+                dims[1].layout_size().unwrap() as usize,
+            );
+            let column_major = a.layout().minor_to_major() == [0, 1];
+            match nd {
+                4 => ndarray_transpose::<f32>(&mut g, r, c, column_major),
+                _ => ndarray_transpose::<f64>(&mut g, r, c, column_major),
+            }
+        }
+        g.finish();
+    }
+}
+
+/// ndarray's transpose of an `r x c` array into its other order.
+fn ndarray_transpose<T: Copy + Default + From<u8>>(
+    g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    r: usize,
+    c: usize,
+    column_major: bool,
+) {
+    // The source in its memory order; the destination the other way.
+    let (sr, sc) = if column_major { (c, r) } else { (r, c) };
+    let a = ndarray::Array2::<T>::from_shape_fn((sr, sc), |(i, j)| T::from((i * 7 + j) as u8));
+    let mut b = ndarray::Array2::<T>::default((sc, sr));
+    g.bench_function("ndarray", |bench| {
+        bench.iter(|| b.assign(&black_box(&a).t()))
+    });
+}
+
+criterion_group!(benches, relayout);
+criterion_main!(benches);

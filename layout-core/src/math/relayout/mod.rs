@@ -1,0 +1,685 @@
+//! Relayout: every logical element of an array moved from one layout to
+//! another, at memory speed where the layouts allow it.
+//!
+//! A [`RelayoutPlan`] merges the two layouts' per-dimension digits (see
+//! `docs/tiling.md`, section 11) into one chain per dimension, so that both
+//! offsets are sums of `digit x stride` over the same digits. The index
+//! space is cut into boxes where every digit runs over its full range
+//! (dimensions that are not a multiple of a tile give a few more boxes),
+//! and each box is one loop nest: the loops sorted by destination stride,
+//! neighbours that are contiguous on both sides merged. The innermost loop
+//! is then a contiguous copy, a small transposed block (source contiguous
+//! along one loop, destination along another), or strided steps. Layouts
+//! whose offsets are not digits (`*`, tile sizes that do not nest, across
+//! the two layouts too) are copied element by element through their
+//! [`Plan`]s, with the same results.
+//!
+//! Destination slots that hold no element (tile padding, `L(n)`, legacy
+//! padding) are written too: zero bytes, or the legacy padding value, so
+//! the output depends only on the input elements.
+
+mod bits;
+mod kernels;
+mod modes;
+
+use crate::base::element::ElementType;
+use crate::base::error::{Error, ErrorKind, Span};
+use crate::base::limits::MAX_RANK;
+use crate::math::fixed::{RankedLayout, StaticLayout};
+use crate::math::view::{Element, View, ViewMut};
+use crate::model::array::ArrayShape;
+use crate::model::dim::PaddingValue;
+use crate::plan::digits::DimDigits;
+use crate::plan::Plan;
+
+use modes::{Chain, Nest, Piece, CHAIN};
+
+/// What a [`ErrorKind::RelayoutMismatch`] error is about (its first value).
+pub(crate) mod mismatch {
+    pub const RANK: i64 = 0;
+    pub const ELEMENT_TYPE: i64 = 1;
+    pub const SLOT_WIDTH: i64 = 2;
+    pub const SOURCE_LENGTH: i64 = 3;
+    pub const DESTINATION_LENGTH: i64 = 4;
+    pub const PADDING_VALUE: i64 = 5;
+}
+
+fn mismatch(what: i64, a: i128, b: i128) -> Error {
+    Error::wide(
+        ErrorKind::RelayoutMismatch,
+        Span::NONE,
+        [what as i128, a, b],
+    )
+}
+
+/// The digits of one side, copied to the plan's capacity.
+struct Side {
+    rank: usize,
+    limits: [u64; MAX_RANK],
+    digits: Option<[DimDigits<8>; MAX_RANK]>,
+    plan: Option<Plan>,
+    slots: u64,
+    bytes: u64,
+    bits: u64,
+    element: ElementType,
+    fill: PaddingValue,
+}
+
+impl Side {
+    fn of_shape(s: &ArrayShape) -> Result<Side, Error> {
+        let plan = Plan::new(s)?;
+        let rank = s.rank();
+        let mut limits = [0u64; MAX_RANK];
+        limits[..rank].copy_from_slice(&plan.limits()[..rank]);
+        Ok(Side {
+            rank,
+            limits,
+            digits: plan.digit_tables().copied(),
+            plan: Some(plan),
+            slots: plan.allocated_elements(),
+            bytes: s.size_in_bytes()?,
+            bits: s.element_size_in_bits(),
+            element: s.element_type(),
+            fill: match s.legacy_padding() {
+                Some(p) => p.padding_value(),
+                None => PaddingValue::Zero,
+            },
+        })
+    }
+
+    fn of_static<const R: usize>(l: &StaticLayout<R>) -> Side {
+        let mut limits = [0u64; MAX_RANK];
+        for (d, x) in l.dims().iter().enumerate() {
+            limits[d] = *x as u64;
+        }
+        let (digits, plan) = match l.general_plan() {
+            Some(p) => (None, Some(*p)),
+            None => {
+                let mut out = [DimDigits::<8>::EMPTY; MAX_RANK];
+                for (d, dd) in l.digit_tables().iter().enumerate() {
+                    out[d].limit = dd.limit;
+                    out[d].len = dd.len;
+                    let n = (dd.len as usize).min(dd.base.len());
+                    out[d].base[..n].copy_from_slice(&dd.base[..n]);
+                    out[d].stride[..n].copy_from_slice(&dd.stride[..n]);
+                }
+                (Some(out), None)
+            }
+        };
+        Side {
+            rank: R,
+            limits,
+            digits,
+            plan,
+            slots: l.allocated_elements() as u64,
+            bytes: l.size_in_bytes() as u64,
+            bits: l.element_size_in_bits(),
+            element: l.element_type(),
+            fill: PaddingValue::Zero,
+        }
+    }
+
+    /// The slot offset of an in-bounds index.
+    fn offset(&self, index: &[u64]) -> u64 {
+        match (&self.digits, &self.plan) {
+            (Some(d), _) => index
+                .iter()
+                .zip(d)
+                .fold(0u64, |s, (x, dd)| s.wrapping_add(dd.offset(*x, false))),
+            (None, Some(p)) => p.offset_unchecked(index),
+            (None, None) => 0,
+        }
+    }
+}
+
+/// How the elements are found.
+#[derive(Clone, Copy, Debug)]
+// The general walk keeps both plans; the merged chains are the common case.
+#[allow(clippy::large_enum_variant)]
+enum How {
+    /// Merged digit chains, one per dimension.
+    Chains([Chain; MAX_RANK]),
+    /// Element by element through the two plans (or the digit tables of a
+    /// side that has them).
+    General,
+}
+
+/// A prepared copy between two layouts of the same array: built once,
+/// run on any number of buffer pairs. No heap; `no_std`.
+///
+/// ```
+/// use layout_core::{parse_array, RelayoutPlan};
+/// let rows = parse_array("u8[2,3]{1,0}").unwrap();
+/// let cols = parse_array("u8[2,3]{0,1}").unwrap();
+/// let plan = RelayoutPlan::new(&rows, &cols).unwrap();
+/// let mut out = [0u8; 6];
+/// plan.run_bytes(&[1, 2, 3, 4, 5, 6], &mut out).unwrap();
+/// assert_eq!(out, [1, 4, 2, 5, 3, 6]);
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct RelayoutPlan {
+    element: ElementType,
+    rank: usize,
+    limits: [u64; MAX_RANK],
+    src_bits: u64,
+    dst_bits: u64,
+    src_slots: u64,
+    dst_slots: u64,
+    src_bytes: u64,
+    dst_bytes: u64,
+    /// The bits of one destination padding slot, least significant first.
+    fill: u128,
+    /// Some destination slot holds no element.
+    fill_needed: bool,
+    how: How,
+    src_plan: Option<Plan>,
+    dst_plan: Option<Plan>,
+    src_digits: Option<[DimDigits<8>; MAX_RANK]>,
+    dst_digits: Option<[DimDigits<8>; MAX_RANK]>,
+}
+
+impl RelayoutPlan {
+    /// Plans the copy of an array from layout `src` to layout `dst`: the
+    /// same element type and dimensions (bounded dims at their bound), any
+    /// tiling, `E(n)`, `L(n)` or legacy padding on either side. Fails with
+    /// [`ErrorKind::RelayoutMismatch`] or [`ErrorKind::DimensionMismatch`]
+    /// naming the two numbers that differ, or for `?` dimensions.
+    ///
+    /// ```
+    /// use layout_core::{parse_array, ErrorKind, RelayoutPlan};
+    /// let a = parse_array("f32[512,1024]{1,0}").unwrap();
+    /// let b = parse_array("f32[512,1024]{1,0:T(8,128)}").unwrap();
+    /// assert!(RelayoutPlan::new(&a, &b).is_ok());
+    /// let c = parse_array("f32[512,1000]{1,0}").unwrap();
+    /// let e = RelayoutPlan::new(&a, &c).unwrap_err();
+    /// assert_eq!(e.kind(), ErrorKind::DimensionMismatch);
+    /// assert_eq!(e.to_string(), "dimension 1 has size 1024 in the source and 1000 in the destination");
+    /// ```
+    pub fn new(src: &ArrayShape, dst: &ArrayShape) -> Result<RelayoutPlan, Error> {
+        if src.rank() != dst.rank() {
+            return Err(mismatch(
+                mismatch::RANK,
+                src.rank() as i128,
+                dst.rank() as i128,
+            ));
+        }
+        Self::build(Side::of_shape(src)?, Side::of_shape(dst)?)
+    }
+
+    /// Plans the copy between two ranked layouts (what [`relayout`] uses).
+    ///
+    /// ```
+    /// use layout_core::{RelayoutPlan, StaticLayout};
+    /// let a = StaticLayout::<2>::parse("f32[4,256]{1,0}").unwrap();
+    /// let b = StaticLayout::<2>::parse("f32[4,256]{0,1:T(2,128)}").unwrap();
+    /// let plan = RelayoutPlan::between(&a, &b).unwrap();
+    /// let src: Vec<f32> = (0..1024).map(|i| i as f32).collect();
+    /// let mut dst = vec![0.0; b.allocated_elements()];
+    /// plan.run(&src, &mut dst).unwrap();
+    /// assert_eq!(dst[b.offset([3, 200])], src[a.offset([3, 200])]);
+    /// ```
+    pub fn between<const R: usize>(
+        src: &StaticLayout<R>,
+        dst: &StaticLayout<R>,
+    ) -> Result<RelayoutPlan, Error> {
+        Self::build(Side::of_static(src), Side::of_static(dst))
+    }
+
+    fn build(a: Side, b: Side) -> Result<RelayoutPlan, Error> {
+        if a.element != b.element {
+            return Err(mismatch(
+                mismatch::ELEMENT_TYPE,
+                a.element.xla_enum_value().into(),
+                b.element.xla_enum_value().into(),
+            ));
+        }
+        let rank = a.rank;
+        for d in 0..rank {
+            if a.limits[d] != b.limits[d] {
+                return Err(Error::wide(
+                    ErrorKind::DimensionMismatch,
+                    Span::NONE,
+                    [d as i128, a.limits[d].into(), b.limits[d].into()],
+                ));
+            }
+        }
+        let value_bits = value_bits(a.element);
+        for bits in [a.bits, b.bits] {
+            if bits < value_bits || bits > 128 {
+                return Err(mismatch(
+                    mismatch::SLOT_WIDTH,
+                    bits.into(),
+                    value_bits.into(),
+                ));
+            }
+        }
+        let mut elements: u64 = 1;
+        for x in &a.limits[..rank] {
+            elements = elements.checked_mul(*x).ok_or(Error::new(
+                ErrorKind::ElementCountOverflow,
+                Span::NONE,
+                [0; 3],
+            ))?;
+        }
+        // Slot offsets are used as `usize` indices.
+        for s in [a.slots, b.slots, a.bytes, b.bytes] {
+            if usize::try_from(s).is_err() {
+                return Err(Error::new(
+                    ErrorKind::AllocationOverflow,
+                    Span::NONE,
+                    [0; 3],
+                ));
+            }
+        }
+        let fill = pattern(b.element, b.fill)?;
+        let how = match (&a.digits, &b.digits) {
+            (Some(da), Some(db)) => {
+                let mut chains = [Chain::EMPTY; MAX_RANK];
+                let mut ok = true;
+                for d in 0..rank {
+                    match modes::chain(&da[d], &db[d]) {
+                        Some(c) => chains[d] = c,
+                        None => ok = false,
+                    }
+                }
+                if ok {
+                    How::Chains(chains)
+                } else {
+                    How::General
+                }
+            }
+            _ => How::General,
+        };
+        let keep_plans = matches!(how, How::General);
+        Ok(RelayoutPlan {
+            element: a.element,
+            rank,
+            limits: a.limits,
+            src_bits: a.bits,
+            dst_bits: b.bits,
+            src_slots: a.slots,
+            dst_slots: b.slots,
+            src_bytes: a.bytes,
+            dst_bytes: b.bytes,
+            fill,
+            // Slots without an element, or bits after the last slot.
+            fill_needed: elements != b.slots
+                || b.slots.checked_mul(b.bits) != b.bytes.checked_mul(8),
+            how,
+            src_plan: if keep_plans && a.digits.is_none() {
+                a.plan
+            } else {
+                None
+            },
+            dst_plan: if keep_plans && b.digits.is_none() {
+                b.plan
+            } else {
+                None
+            },
+            src_digits: if keep_plans { a.digits } else { None },
+            dst_digits: if keep_plans { b.digits } else { None },
+        })
+    }
+
+    /// Bytes of the source buffer [`RelayoutPlan::run_bytes`] takes.
+    ///
+    /// ```
+    /// use layout_core::{parse_array, RelayoutPlan};
+    /// let a = parse_array("s4[3,5]{1,0:E(4)}").unwrap();
+    /// let b = parse_array("s4[3,5]{1,0:T(2,2)}").unwrap();
+    /// let plan = RelayoutPlan::new(&a, &b).unwrap();
+    /// assert_eq!((plan.source_bytes(), plan.destination_bytes()), (8, 24));
+    /// ```
+    pub const fn source_bytes(&self) -> u64 {
+        self.src_bytes
+    }
+
+    /// Bytes of the destination buffer [`RelayoutPlan::run_bytes`] takes.
+    ///
+    /// ```
+    /// use layout_core::{parse_array, RelayoutPlan};
+    /// let a = parse_array("f32[3,5]{1,0}").unwrap();
+    /// let b = parse_array("f32[3,5]{1,0:T(2,2)}").unwrap();
+    /// assert_eq!(RelayoutPlan::new(&a, &b).unwrap().destination_bytes(), 96);
+    /// ```
+    pub const fn destination_bytes(&self) -> u64 {
+        self.dst_bytes
+    }
+
+    /// `true` when the copy runs as loop nests over the merged digits of
+    /// both layouts (contiguous runs and blocks); `false` when it goes
+    /// element by element (a side with `*`, or tile sizes that do not nest
+    /// across the two layouts). Both give the same bytes.
+    ///
+    /// ```
+    /// use layout_core::{parse_array, RelayoutPlan};
+    /// let a = parse_array("f32[12,8]{1,0:T(4,8)}").unwrap();
+    /// let b = parse_array("f32[12,8]{1,0:T(2,8)}").unwrap();
+    /// assert!(RelayoutPlan::new(&a, &b).unwrap().is_blocked());
+    /// let c = parse_array("f32[12,8]{1,0:T(3,8)}").unwrap();
+    /// assert!(!RelayoutPlan::new(&a, &c).unwrap().is_blocked()); // 4 and 3 do not nest
+    /// ```
+    pub const fn is_blocked(&self) -> bool {
+        matches!(self.how, How::Chains(_))
+    }
+
+    /// Copies the array from `src` to `dst`, both buffers of exactly the
+    /// layouts' sizes in bytes ([`RelayoutPlan::source_bytes`],
+    /// [`RelayoutPlan::destination_bytes`]). Packed sub-byte elements
+    /// (`E(n)`) are read and written at their bit offsets. Slots of the
+    /// same width are copied whole; where the two layouts' `E(n)` differ,
+    /// the value (the type's own bits) is repacked, sign-extended for
+    /// signed integers and zero-extended otherwise when a slot widens.
+    ///
+    /// ```
+    /// use layout_core::{parse_array, RelayoutPlan};
+    /// let packed = parse_array("s4[4]{0:E(4)}").unwrap();
+    /// let bytes = parse_array("s4[4]{0}").unwrap();
+    /// let plan = RelayoutPlan::new(&packed, &bytes).unwrap();
+    /// let mut out = [0u8; 4];
+    /// plan.run_bytes(&[0x21, 0xF8], &mut out).unwrap(); // 1, 2, -8, -1
+    /// assert_eq!(out, [1, 2, 0xF8, 0xFF]);
+    /// ```
+    pub fn run_bytes(&self, src: &[u8], dst: &mut [u8]) -> Result<(), Error> {
+        self.check_lengths(src.len(), dst.len(), self.src_bytes, self.dst_bytes)?;
+        if self.src_bits == self.dst_bits && self.src_bits.is_multiple_of(8) {
+            match self.src_bits / 8 {
+                1 => return self.run_chunks::<1>(src, dst),
+                2 => return self.run_chunks::<2>(src, dst),
+                4 => return self.run_chunks::<4>(src, dst),
+                8 => return self.run_chunks::<8>(src, dst),
+                16 => return self.run_chunks::<16>(src, dst),
+                _ => {}
+            }
+        }
+        self.run_bits(src, dst);
+        Ok(())
+    }
+
+    /// Copies the array between two slices of its natural Rust type, of
+    /// exactly the layouts' slot counts (tile padding included).
+    ///
+    /// ```
+    /// use layout_core::{parse_array, RelayoutPlan};
+    /// let a = parse_array("f32[2,2]{1,0}").unwrap();
+    /// let b = parse_array("f32[2,2]{0,1:L(6)}").unwrap();
+    /// let plan = RelayoutPlan::new(&a, &b).unwrap();
+    /// let mut out = [9.0f32; 6];
+    /// plan.run(&[1.0, 2.0, 3.0, 4.0], &mut out).unwrap();
+    /// assert_eq!(out, [1.0, 3.0, 2.0, 4.0, 0.0, 0.0]);
+    /// ```
+    pub fn run<T: Element>(&self, src: &[T], dst: &mut [T]) -> Result<(), Error> {
+        let natural = u64::from(T::ELEMENT_TYPE.byte_width()) * 8;
+        if T::ELEMENT_TYPE != self.element {
+            return Err(Error::wide(
+                ErrorKind::ViewMismatch,
+                Span::NONE,
+                [
+                    1,
+                    self.element.xla_enum_value().into(),
+                    T::ELEMENT_TYPE.xla_enum_value().into(),
+                ],
+            ));
+        }
+        for bits in [self.src_bits, self.dst_bits] {
+            if bits != natural {
+                return Err(Error::wide(
+                    ErrorKind::ViewMismatch,
+                    Span::NONE,
+                    [2, bits.into(), 0],
+                ));
+            }
+        }
+        self.check_lengths(src.len(), dst.len(), self.src_slots, self.dst_slots)?;
+        self.copy(src, dst, T::__from_bits(self.fill));
+        Ok(())
+    }
+
+    fn check_lengths(
+        &self,
+        src: usize,
+        dst: usize,
+        want_src: u64,
+        want_dst: u64,
+    ) -> Result<(), Error> {
+        if src as u64 != want_src {
+            return Err(mismatch(
+                mismatch::SOURCE_LENGTH,
+                src as i128,
+                want_src.into(),
+            ));
+        }
+        if dst as u64 != want_dst {
+            return Err(mismatch(
+                mismatch::DESTINATION_LENGTH,
+                dst as i128,
+                want_dst.into(),
+            ));
+        }
+        Ok(())
+    }
+
+    fn run_chunks<const N: usize>(&self, src: &[u8], dst: &mut [u8]) -> Result<(), Error> {
+        let (src, _) = src.as_chunks::<N>();
+        let (dst, _) = dst.as_chunks_mut::<N>();
+        let fill: [u8; N] = core::array::from_fn(|i| (self.fill >> (8 * i)) as u8);
+        self.copy(src, dst, fill);
+        Ok(())
+    }
+
+    /// The copy over slices of whole slots.
+    fn copy<T: Copy>(&self, src: &[T], dst: &mut [T], fill: T) {
+        if self.fill_needed {
+            dst.fill(fill);
+        }
+        match &self.how {
+            How::Chains(chains) => self.each_box(chains, |n| kernels::copy_nest(n, src, dst)),
+            How::General => self.each_general(|s, d| dst[d as usize] = src[s as usize]),
+        }
+    }
+
+    /// The copy bit by bit, for packed elements.
+    fn run_bits(&self, src: &[u8], dst: &mut [u8]) {
+        let copy = bits::Copier::new(self.element, self.src_bits, self.dst_bits);
+        if self.fill_needed {
+            copy.fill(dst, self.fill, self.dst_slots);
+        }
+        match &self.how {
+            How::Chains(chains) => self.each_box(chains, |n| {
+                if !copy.nest(n, src, dst) {
+                    kernels::each_slot(n, |s, d| copy.one(src, s, dst, d));
+                }
+            }),
+            How::General => self.each_general(|s, d| copy.one(src, s, dst, d)),
+        }
+    }
+
+    /// Every box of the merged chains, as a loop nest.
+    fn each_box(&self, chains: &[Chain; MAX_RANK], mut f: impl FnMut(&Nest)) {
+        let rank = self.rank;
+        let mut pieces = [[Piece {
+            top: 0,
+            count: 0,
+            src: 0,
+            dst: 0,
+        }; CHAIN]; MAX_RANK];
+        let mut counts = [0usize; MAX_RANK];
+        for d in 0..rank {
+            let (p, n) = modes::pieces(&chains[d]);
+            if n == 0 {
+                return; // an empty dimension: nothing to copy
+            }
+            pieces[d] = p;
+            counts[d] = n;
+        }
+        let mut choice = [0usize; MAX_RANK];
+        loop {
+            f(&Nest::of_box(chains, &pieces, &choice, rank));
+            let mut d = rank;
+            loop {
+                if d == 0 {
+                    return;
+                }
+                d -= 1;
+                choice[d] += 1;
+                if choice[d] < counts[d] {
+                    break;
+                }
+                choice[d] = 0;
+            }
+        }
+    }
+
+    /// Every element's source and destination slot, in logical order.
+    fn each_general(&self, mut f: impl FnMut(u64, u64)) {
+        let rank = self.rank;
+        if self.limits[..rank].contains(&0) {
+            return;
+        }
+        let side = |digits: &Option<[DimDigits<8>; MAX_RANK]>, plan: &Option<Plan>| Side {
+            rank,
+            limits: self.limits,
+            digits: *digits,
+            plan: *plan,
+            slots: 0,
+            bytes: 0,
+            bits: 0,
+            element: self.element,
+            fill: PaddingValue::Zero,
+        };
+        let a = side(&self.src_digits, &self.src_plan);
+        let b = side(&self.dst_digits, &self.dst_plan);
+        let mut index = [0u64; MAX_RANK];
+        loop {
+            let i = &index[..rank];
+            f(a.offset(i), b.offset(i));
+            let mut d = rank;
+            loop {
+                if d == 0 {
+                    return;
+                }
+                d -= 1;
+                index[d] += 1;
+                if index[d] < self.limits[d] {
+                    break;
+                }
+                index[d] = 0;
+            }
+        }
+    }
+}
+
+/// Bits that carry an element's value: the type's width (1 for `pred`).
+const fn value_bits(t: ElementType) -> u64 {
+    t.bit_width() as u64
+}
+
+/// The bits of one padding slot of type `t` holding `v`.
+fn pattern(t: ElementType, v: PaddingValue) -> Result<u128, Error> {
+    use ElementType::*;
+    let bits = t.bit_width();
+    let ones = |b: u32| {
+        if b >= 128 {
+            u128::MAX
+        } else {
+            (1u128 << b) - 1
+        }
+    };
+    let got = match v {
+        PaddingValue::Zero | PaddingValue::Unknown => Some(0),
+        PaddingValue::One => match t {
+            _ if t.is_signed_integer() || t.is_unsigned_integer() => Some(1),
+            Pred => Some(1),
+            F16 => Some(0x3C00),
+            Bf16 => Some(0x3F80),
+            F32 | C64 => Some(0x3F80_0000),
+            F64 | C128 => Some(0x3FF0_0000_0000_0000),
+            _ => None,
+        },
+        PaddingValue::Lowest => match t {
+            _ if t.is_signed_integer() => Some(1u128 << (bits - 1)),
+            _ if t.is_unsigned_integer() => Some(0),
+            Pred => Some(0),
+            F16 => Some(0xFC00),
+            Bf16 => Some(0xFF80),
+            F32 => Some(0xFF80_0000),
+            F64 => Some(0xFFF0_0000_0000_0000),
+            _ => None,
+        },
+        PaddingValue::Highest => match t {
+            _ if t.is_signed_integer() => Some(ones(bits - 1)),
+            _ if t.is_unsigned_integer() => Some(ones(bits)),
+            Pred => Some(1),
+            F16 => Some(0x7C00),
+            Bf16 => Some(0x7F80),
+            F32 => Some(0x7F80_0000),
+            F64 => Some(0x7FF0_0000_0000_0000),
+            _ => None,
+        },
+    };
+    got.ok_or(mismatch(
+        mismatch::PADDING_VALUE,
+        v as i128,
+        t.xla_enum_value().into(),
+    ))
+}
+
+/// Copies every element of `src` into `dst`, which may have any other
+/// layout of the same dimensions and element type; padding slots of `dst`
+/// become zero. For repeated copies between the same two layouts, keep a
+/// [`RelayoutPlan`].
+///
+/// ```
+/// use layout_core::{relayout, StaticLayout, View, ViewMut};
+/// let rows = StaticLayout::<2>::parse("f32[3,5]{1,0}").unwrap();
+/// let tiled = StaticLayout::<2>::parse("f32[3,5]{1,0:T(2,2)}").unwrap();
+/// let data: Vec<f32> = (0..15).map(|i| i as f32).collect();
+/// let mut out = vec![-1.0; tiled.allocated_elements()];
+/// let src = View::new(rows, &data).unwrap();
+/// let mut dst = ViewMut::new(tiled, &mut out).unwrap();
+/// relayout(&src, &mut dst).unwrap();
+/// assert_eq!(dst[[2, 3]], 13.0);
+/// assert_eq!(out[17], 13.0); // figure 1: element (2, 3) is at offset 17
+/// assert_eq!(out[18], 0.0); // padding
+/// ```
+pub fn relayout<T, A, B, const R: usize>(
+    src: &View<'_, T, A, R>,
+    dst: &mut ViewMut<'_, T, B, R>,
+) -> Result<(), Error>
+where
+    T: Element,
+    A: RankedLayout<R>,
+    B: RankedLayout<R>,
+{
+    let a = src.layout().tables();
+    let b = dst.layout().tables();
+    let plan = RelayoutPlan::between(a, b)?;
+    let (na, nb) = (a.allocated_elements(), b.allocated_elements());
+    let s = &src.as_slice()[..na];
+    let d = &mut dst.as_mut_slice()[..nb];
+    plan.run(s, d)
+}
+
+/// Copies an array given as bytes in layout `src` into `dst_bytes` in
+/// layout `dst`: any element type (packed sub-byte ones too), any tiling,
+/// `L(n)`, legacy padding. Both buffers must have exactly the layouts'
+/// byte sizes. For repeated copies, keep a [`RelayoutPlan`].
+///
+/// ```
+/// use layout_core::{parse_array, relayout_bytes, ErrorKind};
+/// let a = parse_array("u8[2,4]{1,0}").unwrap();
+/// let b = parse_array("u8[2,4]{1,0:T(2,2)}").unwrap();
+/// let mut out = [0u8; 8];
+/// relayout_bytes(&a, &[0, 1, 2, 3, 4, 5, 6, 7], &b, &mut out).unwrap();
+/// assert_eq!(out, [0, 1, 4, 5, 2, 3, 6, 7]);
+/// let short = relayout_bytes(&a, &[0; 7], &b, &mut out).unwrap_err();
+/// assert_eq!(short.to_string(), "the source buffer has 7 bytes but its layout takes 8");
+/// ```
+pub fn relayout_bytes(
+    src: &ArrayShape,
+    src_bytes: &[u8],
+    dst: &ArrayShape,
+    dst_bytes: &mut [u8],
+) -> Result<(), Error> {
+    RelayoutPlan::new(src, dst)?.run_bytes(src_bytes, dst_bytes)
+}
