@@ -8,14 +8,9 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 
 use core::arch::nvptx;
-use xla_layout::layout;
 
-layout! {
-    /// The matrix in row-major order.
-    pub type Rows = f32[64,256]{1,0};
-    /// The same matrix in 8x128 tiles, the tiles in row-major order.
-    pub type Tiled = f32[64,256]{1,0:T(8,128)};
-}
+mod layouts;
+pub use layouts::{Rows, Tiled};
 
 /// Elements in either layout (the tiles divide the dims: no padding).
 const ELEMENTS: usize = Rows::ALLOCATED_ELEMENTS;
