@@ -11,7 +11,8 @@
 //!   written, and [`EXIT_OUTPUT`].
 //!
 //! Messages for people on stderr go through [`warn`], which never fails:
-//! when stderr itself cannot be written there is nowhere left to say so.
+//! when stderr itself cannot be written there is nowhere left to say so,
+//! and which keeps colour to terminals.
 //!
 //! Uses: nothing else in the crate.
 
@@ -103,9 +104,12 @@ impl<W: Write> Write for Output<W> {
 }
 
 /// Writes a message to stderr if it can; a failure is dropped (there is no
-/// other place to report it).
+/// other place to report it). Colour codes in the message (the caret
+/// diagnostics of [`crate::people`]) reach a terminal, and are dropped when
+/// stderr is not one or `NO_COLOR` is set (`anstream`'s rules, which also
+/// honour `CLICOLOR` and `CLICOLOR_FORCE`).
 pub fn warn(message: fmt::Arguments<'_>) {
-    let mut err = io::stderr().lock();
+    let mut err = anstream::stderr().lock();
     // Ignored on purpose: see above.
     let _ = err.write_fmt(message).and_then(|()| err.flush());
 }

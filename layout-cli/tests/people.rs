@@ -111,9 +111,12 @@ fn errors_show_a_caret_and_exit_1() {
         lines[0],
         "error: tile 0 ends with `*`, which has no more minor dimension to combine with"
     );
-    assert_eq!(lines[1], "  f32[2,3]{1,0:T(2,*)}");
-    assert_eq!(lines[2], "                   ^");
-    assert!(lines[3].starts_with("  help: "));
+    // The input with its line number, the caret under the `*`, the help;
+    // no colour codes when stderr is not a terminal.
+    assert_eq!(lines[2], "1 | f32[2,3]{1,0:T(2,*)}");
+    assert_eq!(lines[3], "  |                  ^");
+    assert!(lines[5].starts_with("  = help: "), "{err}");
+    assert!(!err.contains('\u{1b}'));
 }
 
 #[test]
