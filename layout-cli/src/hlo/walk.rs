@@ -497,3 +497,59 @@ impl<S: Sink> Walker<'_, '_, S> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Collects each instruction's calls as (attribute, callee text).
+    struct Calls<'s>(&'s [u8], Vec<(String, String)>);
+
+    impl Sink for Calls<'_> {
+        fn module(&mut self, _: &ModuleRec) {}
+        fn computation(&mut self, _: &CompRec) {}
+        fn instruction(&mut self, i: &InstrRec) {
+            let text = |s: Span| String::from_utf8_lossy(&self.0[s.start..s.end]).into_owned();
+            for &(attr, callee) in &i.calls {
+                let callee = match callee {
+                    Callee::Named(n) => text(n),
+                    Callee::Inline => "<inline>".into(),
+                };
+                self.1.push((text(attr), callee));
+            }
+        }
+        fn other(&mut self, _: usize, _: Shapes<'_>) {}
+        fn stopped(&self) -> bool {
+            false
+        }
+    }
+
+    #[test]
+    fn calls_are_the_computations_named_by_call_attributes() {
+        let src = b"ENTRY e {
+  w = (s32[]) while(i), condition=%c.1, body=b-2, metadata={op_name=\"body=x\"}
+  k = f32[] conditional(p, a, b), branch_computations={%t, f_1 }
+  r = f32[] reduce(x, y), dimensions={0}, to_apply={
+    p = f32[] parameter(0)
+    ROOT q = f32[] negate(p)
+  }
+  s = f32[] custom-call(), custom_call_target=\"x\", api_version=API_VERSION_TYPED_FFI
+}
+";
+        let mut sink = Calls(src, Vec::new());
+        walk(src, &mut sink);
+        let pairs = |v: &[(&str, &str)]| -> Vec<(String, String)> {
+            v.iter().map(|&(a, c)| (a.into(), c.into())).collect()
+        };
+        assert_eq!(
+            sink.1,
+            pairs(&[
+                ("condition", "%c.1"),
+                ("body", "b-2"),
+                ("branch_computations", "%t"),
+                ("branch_computations", "f_1"),
+                ("to_apply", "<inline>"),
+            ])
+        );
+    }
+}
