@@ -1,8 +1,10 @@
 //! `layout`: read, check and evaluate XLA shape and layout strings.
 //!
 //! Machine-readable commands (one JSON object per line):
-//! - `layout check` reads shape strings from stdin, one per line, and writes
-//!   `{"input", "ok", "canonical", "error"}` for each.
+//! - `layout check [SHAPE|-]...` checks each shape argument (`-`, or no
+//!   argument, reads shapes from stdin, one per line) and writes
+//!   `{"input", "ok", "canonical", "error"}` for each, the error as
+//!   `{"kind", "rule", "message", "span"}`; exit 1 if any fails.
 //! - `layout offsets '<shape>' [--index i,j,..]` prints the offsets of an
 //!   array's elements (or of one element).
 //!
@@ -69,8 +71,11 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Check shape strings from stdin, one per line; one JSON object per line out.
-    Check,
+    /// Check shape strings (arguments, or stdin one per line); one JSON object per line out, exit 1 if any fails.
+    Check {
+        /// The shapes to check, in order; `-` (or none) reads stdin, one shape per line.
+        shapes: Vec<String>,
+    },
     /// Print the element offsets of an array shape as JSON.
     Offsets {
         /// The shape, e.g. 'f32[3,5]{1,0:T(2,2)}'.
@@ -141,7 +146,7 @@ fn main() -> ExitCode {
         Err(e) => return usage(&e),
     };
     match cli.command {
-        Some(Command::Check) => machine::check(),
+        Some(Command::Check { shapes }) => machine::check(&shapes),
         Some(Command::Offsets { shape, index }) => machine::offsets(&shape, index.as_deref()),
         Some(Command::Explain { shape, index, json }) => {
             explain::explain(shape.as_deref().unwrap_or(SEED), index.as_deref(), json)

@@ -8,14 +8,19 @@
 //! it takes to print it. Every value evaluated through [`Scan::value`] is
 //! counted once in [`Scan::errors`] if it failed to parse.
 //!
+//! The totals: all instruction results, the entry parameters and result,
+//! and the values of top-level computations ([`Scan::top_level`]), which
+//! needs each computation's totals and calls until the end (the ENTRY
+//! computation comes after those it runs).
+//!
 //! Uses: [`crate::hlo`] (records and spans).
 
 use std::cell::Cell;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use layout_core::{parse, Error, Shape};
 
-pub use crate::hlo::{CompRec, InstrRec, ModuleRec, Shapes, Span};
+pub use crate::hlo::{Callee, CompRec, InstrRec, ModuleRec, Shapes, Span};
 
 /// Memory space and size (`None`: unknown) of one array leaf.
 pub type Leaf = (i64, Option<u64>);
@@ -196,6 +201,80 @@ pub struct SpaceTotal {
     pub unknown: u64,
 }
 
+impl SpaceTotal {
+    /// Adds one array leaf of `bytes` (`None`: unknown size).
+    fn add(&mut self, bytes: Option<u64>) {
+        self.arrays = self.arrays.saturating_add(1);
+        match bytes {
+            Some(b) => self.bytes = self.bytes.saturating_add(u128::from(b)),
+            None => self.unknown = self.unknown.saturating_add(1),
+        }
+    }
+
+    /// Adds another total.
+    fn merge(&mut self, other: &SpaceTotal) {
+        self.bytes = self.bytes.saturating_add(other.bytes);
+        self.arrays = self.arrays.saturating_add(other.arrays);
+        self.unknown = self.unknown.saturating_add(other.unknown);
+    }
+}
+
+/// Totals by memory space.
+pub type Spaces = BTreeMap<i64, SpaceTotal>;
+
+/// Adds a value's array leaves to `totals`, each in its own space.
+fn add_leaves(totals: &mut Spaces, leaves: &[Leaf]) {
+    for &(space, bytes) in leaves {
+        totals.entry(space).or_default().add(bytes);
+    }
+}
+
+/// Opcodes whose result is another value, not a new one: not counted in
+/// [`Scan::top_level`]. `parameter` is there too, outside ENTRY.
+pub const ALIASING_OPCODES: &[&[u8]] = &[
+    // Views of their operands.
+    b"tuple",
+    b"get-tuple-element",
+    b"bitcast",
+    b"opt-barrier",
+    b"domain",
+    b"add-dependency",
+    // Its tuple holds the operand and the destination `copy-done` returns.
+    b"copy-start",
+    // The roots of the computations they run, counted there.
+    b"while",
+    b"conditional",
+    b"call",
+];
+
+/// The (opcode, attribute) pairs that run a computation as a computation
+/// of its own, not inlined into an instruction (as a fusion body or a
+/// reducer is): followed from ENTRY by [`Scan::top_level`].
+pub const CONTROL_FLOW_CALLS: &[(&[u8], &[u8])] = &[
+    (b"while", b"condition"),
+    (b"while", b"body"),
+    (b"conditional", b"true_computation"),
+    (b"conditional", b"false_computation"),
+    (b"conditional", b"branch_computations"),
+    (b"call", b"to_apply"),
+];
+
+/// A name without its `%`.
+fn bare(name: &[u8]) -> &[u8] {
+    name.strip_prefix(b"%").unwrap_or(name)
+}
+
+/// What one computation defines, and what it runs.
+#[derive(Default)]
+struct Computation {
+    /// Marked `ENTRY`.
+    entry: bool,
+    /// Results of its instructions but the aliasing ones.
+    values: Spaces,
+    /// The computations its control flow runs (bare names).
+    runs: Vec<Vec<u8>>,
+}
+
 /// How many shapes were found, by where.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Found {
@@ -239,8 +318,19 @@ fn add(counter: &mut u64, n: usize) {
 pub struct Scan<'a> {
     /// The whole input.
     pub src: &'a [u8],
-    /// Totals of instruction results, by memory space.
-    pub totals: BTreeMap<i64, SpaceTotal>,
+    /// Totals of all instruction results, by memory space.
+    pub totals: Spaces,
+    /// The results of the ENTRY computations' `parameter` instructions.
+    pub entry_parameters: Spaces,
+    /// The results of the ENTRY computations' ROOT instructions.
+    pub entry_result: Spaces,
+    /// Per module number, per bare computation label: what it defines and
+    /// runs. Held to the end (a few words per computation and call).
+    computations_by_name: BTreeMap<u64, HashMap<Vec<u8>, Computation>>,
+    /// `HloModule` headers seen (computations are named within a module).
+    modules: u64,
+    /// The bare label of the current module's ENTRY computation.
+    entry_label: Option<Vec<u8>>,
     /// Shapes found, by where.
     pub found: Found,
     /// Instructions found.
@@ -256,7 +346,12 @@ impl<'a> Scan<'a> {
     pub fn new(src: &'a [u8]) -> Self {
         Scan {
             src,
-            totals: BTreeMap::new(),
+            totals: Spaces::new(),
+            entry_parameters: Spaces::new(),
+            entry_result: Spaces::new(),
+            computations_by_name: BTreeMap::new(),
+            modules: 0,
+            entry_label: None,
             found: Found::default(),
             instructions: 0,
             computations: 0,
@@ -285,6 +380,8 @@ impl<'a> Scan<'a> {
 
     /// Counts a module header's shapes.
     pub fn count_module(&mut self, m: &ModuleRec) {
+        self.modules = self.modules.saturating_add(1);
+        self.entry_label = None;
         if let Some((ps, _)) = &m.entry {
             add(&mut self.found.entry_layout, ps.len().saturating_add(1));
         }
@@ -294,6 +391,16 @@ impl<'a> Scan<'a> {
     /// Counts a computation and its signature's shapes.
     pub fn count_computation(&mut self, c: &CompRec) {
         self.computations = self.computations.saturating_add(1);
+        let label = bare(c.label).to_vec();
+        if c.entry {
+            self.entry_label = Some(label.clone());
+        }
+        self.computations_by_name
+            .entry(self.modules)
+            .or_default()
+            .entry(label)
+            .or_default()
+            .entry |= c.entry;
         add(
             &mut self.found.parameters,
             c.params
@@ -309,14 +416,74 @@ impl<'a> Scan<'a> {
         add(&mut self.found.results, 1);
         add(&mut self.found.operands, i.operands.len());
         add(&mut self.found.attributes, i.attributes.len());
-        for &(space, bytes) in &result.leaves {
-            let t = self.totals.entry(space).or_default();
-            t.arrays = t.arrays.saturating_add(1);
-            match bytes {
-                Some(b) => t.bytes = t.bytes.saturating_add(u128::from(b)),
-                None => t.unknown = t.unknown.saturating_add(1),
+        add_leaves(&mut self.totals, &result.leaves);
+        let Some(label) = i.computation.map(bare) else {
+            return;
+        };
+        let opcode = self.text(i.opcode);
+        let in_entry = self.entry_label.as_deref() == Some(label);
+        let parameter = opcode == b"parameter";
+        if in_entry && parameter {
+            add_leaves(&mut self.entry_parameters, &result.leaves);
+        }
+        if in_entry && i.root {
+            add_leaves(&mut self.entry_result, &result.leaves);
+        }
+        let src = self.src;
+        let name = bare(&src[i.name.start..i.name.end]);
+        let module = self.computations_by_name.entry(self.modules).or_default();
+        if !module.contains_key(label) {
+            module.insert(label.to_vec(), Computation::default());
+        }
+        let Some(comp) = module.get_mut(label) else {
+            return;
+        };
+        let aliases = ALIASING_OPCODES.contains(&opcode) || (parameter && !in_entry);
+        if !aliases {
+            add_leaves(&mut comp.values, &result.leaves);
+        }
+        for &(attr, callee) in &i.calls {
+            let attr = &src[attr.start..attr.end];
+            if !CONTROL_FLOW_CALLS.contains(&(opcode, attr)) {
+                continue;
+            }
+            comp.runs.push(match callee {
+                Callee::Named(n) => bare(&src[n.start..n.end]).to_vec(),
+                Callee::Inline => [name, b".", attr].concat(),
+            });
+        }
+    }
+
+    /// The values defined in top-level computations: each module's ENTRY
+    /// and the computations its `while`, `conditional` and `call`
+    /// instructions run ([`CONTROL_FLOW_CALLS`]), transitively; not fusion
+    /// bodies, reducers, comparators or other computations inlined into an
+    /// instruction. The results of [`ALIASING_OPCODES`] and of `parameter`
+    /// outside ENTRY are left out. Each computation counts once, however
+    /// often it runs.
+    pub fn top_level(&self) -> Spaces {
+        let mut totals = Spaces::new();
+        for module in self.computations_by_name.values() {
+            let mut seen: HashSet<&[u8]> = HashSet::new();
+            let mut todo: Vec<&[u8]> = module
+                .iter()
+                .filter(|(_, c)| c.entry)
+                .map(|(label, _)| label.as_slice())
+                .collect();
+            while let Some(label) = todo.pop() {
+                if !seen.insert(label) {
+                    continue;
+                }
+                let Some(c) = module.get(label) else {
+                    continue;
+                };
+                for (&space, t) in &c.values {
+                    totals.entry(space).or_default().merge(t);
+                }
+                todo.extend(c.runs.iter().map(Vec::as_slice));
             }
         }
+        totals
     }
 
     /// Counts shapes outside the structure.

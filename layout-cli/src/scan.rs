@@ -41,18 +41,39 @@
 //! space; otherwise it reports `mixed`, and JSON lists the space of every
 //! array leaf.
 //!
-//! The totals add up the result shapes of all instructions in all
-//! computations (tuple leaves each in their own memory space). They measure
-//! the bytes each instruction defines, not peak memory: values that alias
-//! (`tuple`, `get-tuple-element`, `bitcast`) and the insides of fusions are
-//! counted too, and nothing is freed.
+//! # Totals
+//!
+//! Four totals, each per memory space (tuple leaves each in their own), of
+//! instruction result shapes ([`crate::report::Scan`]):
+//!
+//! - entry parameters: the `parameter` instructions of the ENTRY
+//!   computation;
+//! - entry result: the ROOT instruction of ENTRY;
+//! - values defined in top-level computations ([`crate::report::Scan::top_level`]):
+//!   ENTRY and the computations run by its `while` (`condition=`, `body=`),
+//!   `conditional` (`true_computation=`, `false_computation=`,
+//!   `branch_computations={..}`) and `call` (`to_apply=`) instructions,
+//!   transitively ([`crate::report::CONTROL_FLOW_CALLS`]), each once; not
+//!   fusion bodies (`fusion`'s `calls=`), reducers and comparators
+//!   (`to_apply=` of other opcodes) or `async-start`'s `calls=`. Left out:
+//!   results that are other values again ([`crate::report::ALIASING_OPCODES`]:
+//!   `tuple`, `get-tuple-element`, `bitcast`, `opt-barrier`, `domain`,
+//!   `add-dependency`; `copy-start`, whose destination `copy-done` returns;
+//!   `while`, `conditional` and `call`, their callees' roots), and
+//!   `parameter` outside ENTRY;
+//! - all instruction results, in all computations, fusion bodies and
+//!   aliases included.
+//!
+//! Computations are matched by name (with or without `%`) within one
+//! `HloModule`. None of the totals is peak memory: nothing is freed, and a
+//! loop body counts once.
 //!
 //! # Output
 //!
 //! Without `--json`, a table: one row per `entry_computation_layout` entry
 //! and per instruction (`NAME OPCODE BYTES SPACE SHAPE`, the shape last and
 //! verbatim), a `-- <computation>` line before each computation's rows, the
-//! shapes that failed to parse, then the totals per memory space. Operand
+//! shapes that failed to parse, then the totals. Operand
 //! and signature shapes are counted in the summary line but only listed in
 //! JSON. The padding column is allocated minus unpadded bytes
 //! (`ArrayShape::unpadded_size_in_bytes`: elements times element bits,
@@ -95,8 +116,11 @@
 //! - last, `{"kind": "totals", "instructions", "computations", "shapes",
 //!   "errors", "found": {"results", "operands", "attributes", "parameters",
 //!   "entry_layout", "other"}, "memory_spaces": [{"memory_space": n, "label",
-//!   "bytes", "arrays", "unknown_arrays"}]}`, memory spaces in increasing
-//!   order; `bytes` leaves out the `unknown_arrays`.
+//!   "bytes", "arrays", "unknown_arrays"}], "entry_parameters": [..],
+//!   "entry_result": [..], "top_level_values": [..]}`: `memory_spaces` is
+//!   the total of all instruction results, the other three lists are the
+//!   totals above in the same form; memory spaces in increasing order;
+//!   `bytes` leaves out the `unknown_arrays`.
 //!
 //! Lines are 1-based.
 //!
@@ -109,7 +133,9 @@
 //!   50 MB line of them adds no memory); the shapes of an instruction's
 //!   attributes, a signature and an entry layout are held as byte spans (16
 //!   bytes each) until their record is written, as are the arrays inside a
-//!   tuple until its `)` is found. The table holds nothing per row: one
+//!   tuple until its `)` is found. For the totals, each computation's
+//!   name, its totals and the names of the computations it runs are held
+//!   to the end. The table holds nothing per row: one
 //!   pass over the input measures the columns, a second writes the rows,
 //!   and a third (only when a shape failed to parse) lists the failures.
 //! - Computations written inline in an attribute are followed

@@ -19,7 +19,8 @@ fn json_lines(out: &Output) -> Vec<Value> {
 fn check_answers_every_line_in_order() {
     let input = b"f32[123,456]\nf32[2,3]{2,0}\n\n(f32[1],(f32[2], token[]), opaque[], f32[3])\n\xff\xfe\nbf16[8]{0:T(8)(2,1)}";
     let out = layout(&["check"], input);
-    assert!(out.status.success());
+    // Four of the six lines fail.
+    assert_eq!(out.status.code(), Some(1));
     let lines = json_lines(&out);
     assert_eq!(lines.len(), 6);
     assert_eq!(
@@ -30,7 +31,12 @@ fn check_answers_every_line_in_order() {
     assert_eq!(lines[1]["canonical"], Value::Null);
     assert_eq!(
         lines[1]["error"],
-        json!("minor_to_major entry 2 is out of range for rank 2 (entries must be 0..=1)")
+        json!({
+            "kind": "MinorToMajorOutOfRange",
+            "rule": "minor_to_major",
+            "message": "minor_to_major entry 2 is out of range for rank 2 (entries must be 0..=1)",
+            "span": {"start": 9, "end": 10},
+        })
     );
     assert_eq!(lines[2]["input"], json!(""));
     assert_eq!(lines[2]["ok"], json!(false));
@@ -39,7 +45,15 @@ fn check_answers_every_line_in_order() {
         json!("(f32[1]{0}, (f32[2]{0}, token[]), opaque[], f32[3]{0})")
     );
     assert_eq!(lines[4]["ok"], json!(false));
-    assert!(lines[4]["error"].as_str().unwrap().contains("UTF-8"));
+    assert_eq!(
+        lines[4]["error"],
+        json!({
+            "kind": "InvalidUtf8",
+            "rule": "encoding",
+            "message": "input is not valid UTF-8 (byte 0)",
+            "span": {"start": 0, "end": 1},
+        })
+    );
     assert_eq!(lines[5]["canonical"], json!("bf16[8]{0:T(8)(2,1)}"));
 }
 
@@ -123,7 +137,7 @@ fn offsets_errors_are_json_with_status_1() {
         let out = layout(&args, b"");
         assert_eq!(out.status.code(), Some(1), "{args:?}");
         let v = &json_lines(&out)[0];
-        let msg = v["error"]
+        let msg = v["error"]["message"]
             .as_str()
             .unwrap_or_else(|| panic!("{args:?}: {v}"));
         assert!(msg.contains(needle), "{args:?}: {msg}");
@@ -153,7 +167,8 @@ fn check_agrees_with_the_xla_vectors() {
         input.push('\n');
     }
     let out = layout(&["check"], input.as_bytes());
-    assert!(out.status.success());
+    let all_pass = vectors.iter().all(|v| v["ok"] == json!(true));
+    assert_eq!(out.status.success(), all_pass);
     let lines = json_lines(&out);
     assert_eq!(lines.len(), vectors.len());
     for (got, want) in lines.iter().zip(&vectors) {
@@ -162,4 +177,133 @@ fn check_agrees_with_the_xla_vectors() {
         assert_eq!(got["canonical"], want["canonical"], "{}", want["input"]);
         assert_eq!(got["error"].is_null(), want["ok"].as_bool().unwrap());
     }
+}
+
+#[test]
+fn check_exits_0_only_when_every_shape_passes() {
+    let pass = layout(&["check"], b"f32[2]\n(s8[3], token[])\n");
+    assert_eq!(pass.status.code(), Some(0));
+    assert_eq!(json_lines(&pass).len(), 2);
+    // One bad line among good ones, wherever it is.
+    for input in [&b"f33[2]\nf32[2]\n"[..], b"f32[2]\nf32[2]{1}", b"\n"] {
+        let out = layout(&["check"], input);
+        assert_eq!(out.status.code(), Some(1), "{input:?}");
+        assert!(out.stderr.is_empty());
+    }
+    // Nothing to check passes.
+    assert_eq!(layout(&["check"], b"").status.code(), Some(0));
+}
+
+#[test]
+fn check_takes_shapes_as_arguments_in_order() {
+    // The arguments are checked and stdin is not read.
+    let out = layout(&["check", "f32[2,3]{1,0}", "f33[2]"], b"s8[7]\n");
+    assert_eq!(out.status.code(), Some(1));
+    let lines = json_lines(&out);
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["input"], json!("f32[2,3]{1,0}"));
+    assert_eq!(lines[0]["ok"], json!(true));
+    assert_eq!(lines[1]["input"], json!("f33[2]"));
+    assert_eq!(
+        lines[1]["error"],
+        json!({
+            "kind": "UnknownElementType",
+            "rule": "element type",
+            "message": "unknown element type",
+            "span": {"start": 0, "end": 3},
+        })
+    );
+    let out = layout(&["check", "f32[1]", "f32[3]{0}"], b"");
+    assert_eq!(out.status.code(), Some(0));
+    // `-` reads stdin where it stands.
+    let out = layout(&["check", "f32[1]", "-", "f32[3]"], b"s8[7]\nu4[2]\n");
+    assert_eq!(out.status.code(), Some(0));
+    let inputs: Vec<Value> = json_lines(&out)
+        .iter()
+        .map(|l| l["input"].clone())
+        .collect();
+    assert_eq!(
+        inputs,
+        [
+            json!("f32[1]"),
+            json!("s8[7]"),
+            json!("u4[2]"),
+            json!("f32[3]")
+        ]
+    );
+}
+
+#[test]
+fn check_errors_have_kind_rule_message_and_span() {
+    let cases: &[&str] = &[
+        "f32[2]{0:S(200)}",
+        "f32[2,3]{1,0:T(2,*)}",
+        "f32[2,3",
+        "f32[-2]",
+        "",
+        "f32[2]{0:Q(1)}",
+    ];
+    let out = layout(&["check"], cases.join("\n").as_bytes());
+    let lines = json_lines(&out);
+    assert_eq!(lines.len(), cases.len());
+    for (line, &text) in lines.iter().zip(cases) {
+        // Derived independently: the library's own error for the text.
+        let e = layout_core::parse(text).unwrap_err();
+        let error = &line["error"];
+        assert_eq!(error["kind"], json!(format!("{:?}", e.kind())), "{text}");
+        assert_eq!(error["rule"], json!(e.rule()), "{text}");
+        assert_eq!(error["message"], json!(e.to_string()), "{text}");
+        let span = e.span();
+        if span == layout_core::Span::NONE {
+            assert_eq!(error["span"], Value::Null, "{text}");
+        } else {
+            assert_eq!(
+                error["span"],
+                json!({"start": span.start, "end": span.end}),
+                "{text}"
+            );
+        }
+        assert_eq!(error.as_object().unwrap().len(), 4);
+    }
+    // Spot checks against the text itself.
+    assert_eq!(lines[0]["error"]["span"], json!({"start": 9, "end": 15}));
+    assert_eq!(&cases[0][9..15], "S(200)");
+    assert_eq!(lines[0]["error"]["rule"], json!("memory space S(n)"));
+    assert_eq!(lines[1]["error"]["rule"], json!("tile"));
+    assert_eq!(lines[4]["error"]["kind"], json!("Empty"));
+    // Invalid UTF-8 in the middle: the span is the bad byte.
+    let out = layout(&["check"], b"f32[\xff]");
+    assert_eq!(
+        json_lines(&out)[0]["error"]["span"],
+        json!({"start": 4, "end": 5})
+    );
+}
+
+#[test]
+fn offsets_errors_have_the_same_structure() {
+    let out = layout(&["offsets", "f32[2,3]{1,1}"], b"");
+    assert_eq!(out.status.code(), Some(1));
+    let e = &json_lines(&out)[0]["error"];
+    assert_eq!(e["kind"], json!("MinorToMajorDuplicate"));
+    assert_eq!(e["rule"], json!("minor_to_major"));
+    assert!(e["span"]["start"].is_u64());
+    let out = layout(&["offsets", "f32[2,3]", "--index", "5,0"], b"");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        json_lines(&out)[0]["error"],
+        json!({
+            "kind": "IndexOutOfBounds",
+            "rule": "index",
+            "message": "index 5 is out of bounds for dimension 0 of size 2",
+            "span": null,
+        })
+    );
+    let out = layout(&["offsets", "f32[2,3]", "--index", "1,x"], b"");
+    assert_eq!(json_lines(&out)[0]["error"]["kind"], json!("InvalidIndex"));
+    let out = layout(&["offsets", "f32[4096,4096]"], b"");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        json_lines(&out)[0]["error"]["kind"],
+        json!("TooManyElements")
+    );
 }

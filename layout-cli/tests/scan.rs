@@ -370,7 +370,35 @@ fn handwritten_totals() {
             {"memory_space": 2, "label": null, "bytes": 4, "arrays": 1, "unknown_arrays": 0},
             {"memory_space": 3, "label": null, "bytes": 1024, "arrays": 1, "unknown_arrays": 0},
             {"memory_space": 5, "label": "host", "bytes": 560, "arrays": 4, "unknown_arrays": 0},
-        ]
+        ],
+        // %Arg_0.1 f32[8,128] in one 8x128 tile: 4096; %Arg_1.2 bf16[16,256]
+        // S(1): 8192; %Arg_2.3 s32[] in a T(128) tile, S(5): 512.
+        "entry_parameters": [
+            {"memory_space": 0, "label": "device", "bytes": 4096, "arrays": 1, "unknown_arrays": 0},
+            {"memory_space": 1, "label": "fast/VMEM", "bytes": 8192, "arrays": 1, "unknown_arrays": 0},
+            {"memory_space": 5, "label": "host", "bytes": 512, "arrays": 1, "unknown_arrays": 0},
+        ],
+        // ROOT %result: f32[8,128] tiled (4096) and f32[4] S(5) (16).
+        "entry_result": [
+            {"memory_space": 0, "label": "device", "bytes": 4096, "arrays": 1, "unknown_arrays": 0},
+            {"memory_space": 5, "label": "host", "bytes": 16, "arrays": 1, "unknown_arrays": 0},
+        ],
+        // ENTRY, loop_body and loop_cond (the while's); not %fused_computation,
+        // %add_computation or %reduce.to_apply; no tuple, get-tuple-element,
+        // copy-start or while result, no parameter of loop_body/loop_cond.
+        // S(0): 4096 each for %Arg_0.1, %fusion, %transpose, %ar and
+        // %packed (s4 packed: 64*128/2), %image 512, %one_f 4, %filter 288,
+        // %conv 1024, %reduce 4, %kernel 16, %z 8, %dyn 256, %buf 64,
+        // %unk unknown (15 arrays); loop_body one, next 4+4; loop_cond
+        // limit 4, lt 1: 22,669 bytes in 19 arrays.
+        // S(1): %Arg_1.2 8192, %pair's first leaf 4096, %done 4096.
+        // S(3): %scratch. S(5): %Arg_2.3 512, %pair's second leaf 16.
+        "top_level_values": [
+            {"memory_space": 0, "label": "device", "bytes": 22669, "arrays": 19, "unknown_arrays": 1},
+            {"memory_space": 1, "label": "fast/VMEM", "bytes": 16384, "arrays": 3, "unknown_arrays": 0},
+            {"memory_space": 3, "label": null, "bytes": 1024, "arrays": 1, "unknown_arrays": 0},
+            {"memory_space": 5, "label": "host", "bytes": 528, "arrays": 2, "unknown_arrays": 0},
+        ],
     });
     assert_eq!(*totals, expected);
 }
@@ -475,14 +503,24 @@ fn json_schema() {
                         "shapes",
                         "errors",
                         "found",
-                        "memory_spaces"
+                        "memory_spaces",
+                        "entry_parameters",
+                        "entry_result",
+                        "top_level_values"
                     ]
                 );
-                for m in r["memory_spaces"].as_array().unwrap() {
-                    assert_eq!(
-                        keys(m),
-                        ["memory_space", "label", "bytes", "arrays", "unknown_arrays"]
-                    );
+                for list in [
+                    "memory_spaces",
+                    "entry_parameters",
+                    "entry_result",
+                    "top_level_values",
+                ] {
+                    for m in r[list].as_array().unwrap() {
+                        assert_eq!(
+                            keys(m),
+                            ["memory_space", "label", "bytes", "arrays", "unknown_arrays"]
+                        );
+                    }
                 }
             }
             k => panic!("unexpected kind {k}"),
@@ -956,4 +994,217 @@ fn multi_line_instructions_and_old_literals() {
         .map(|s| s["shape"].as_str().unwrap())
         .collect();
     assert_eq!(literal, ["f32[2]", "s32[]"]);
+}
+
+/// Bytes of every array leaf of a shape, summed (as the library sizes
+/// them).
+fn leaf_bytes(text: &str) -> u128 {
+    fn sum(s: &layout_core::Shape) -> u128 {
+        match s {
+            layout_core::Shape::Array(a) | layout_core::Shape::Buffer(a) => {
+                u128::from(a.size_in_bytes().unwrap())
+            }
+            layout_core::Shape::Tuple(t) => t.iter().map(|e| sum(&e)).sum(),
+            _ => 0,
+        }
+    }
+    sum(&layout_core::parse(text).unwrap())
+}
+
+/// The shape text at the start of `rest`: a tuple up to its matching `)`,
+/// an array up to the first space.
+fn leading_shape(rest: &str) -> &str {
+    if rest.starts_with('(') {
+        let mut depth = 0;
+        for (i, c) in rest.char_indices() {
+            match c {
+                '(' => depth += 1,
+                ')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return &rest[..=i];
+                    }
+                }
+                _ => {}
+            }
+        }
+        panic!("unclosed tuple in {rest}");
+    }
+    rest.split(' ').next().unwrap()
+}
+
+/// The device-space total of a totals list (the torch dumps have no
+/// other space).
+fn device_bytes(list: &Value) -> u128 {
+    let list = list.as_array().unwrap();
+    assert!(list.len() <= 1, "{list:?}");
+    list.iter()
+        .map(|m| {
+            assert_eq!(m["memory_space"], 0);
+            assert_eq!(m["unknown_arrays"], 0);
+            u128::from(m["bytes"].as_u64().unwrap())
+        })
+        .sum()
+}
+
+#[test]
+fn entry_totals_of_the_torch_dumps_match_their_entry_computation() {
+    // These dumps are one ENTRY computation plus reducers (`to_apply=`),
+    // no control flow: the top-level values are ENTRY's, one instruction
+    // per line.
+    for name in ["torchxla_bert_dp5.hlo", "torchxla_pp2_rank1.hlo"] {
+        let text = String::from_utf8(read(name)).unwrap();
+        assert!(
+            !text.contains(" while(")
+                && !text.contains(" call(")
+                && !text.contains(" conditional(")
+        );
+        let start = text.find("\nENTRY ").unwrap() + 1;
+        let header = text[start..].lines().next().unwrap();
+        let body: Vec<&str> = text[start..]
+            .lines()
+            .skip(1)
+            .take_while(|l| *l != "}")
+            .collect();
+        // The signature's result, `-> shape {` (no layouts there: the
+        // default one, as in the body: these dumps are not tiled).
+        let arrow = header.rfind(" -> ").unwrap();
+        let result_sig = header[arrow + 4..].strip_suffix(" {").unwrap();
+        let (mut params, mut root, mut defined, mut aliasing, mut all) = (0, 0, 0, 0, 0);
+        for line in &body {
+            let line = line.trim_start();
+            let is_root = line.starts_with("ROOT ");
+            let line = line.strip_prefix("ROOT ").unwrap_or(line);
+            let (_, rest) = line.split_once(" = ").unwrap();
+            let shape = leading_shape(rest);
+            let opcode = rest[shape.len()..].trim_start().split('(').next().unwrap();
+            let bytes = leaf_bytes(shape);
+            all += bytes;
+            if opcode == "parameter" {
+                params += bytes;
+            }
+            if matches!(opcode, "tuple" | "get-tuple-element" | "bitcast") {
+                aliasing += bytes;
+            } else {
+                defined += bytes;
+            }
+            if is_root {
+                root = bytes;
+            }
+        }
+        assert_eq!(root, leaf_bytes(result_sig), "{name}");
+        assert!(
+            aliasing > 0,
+            "{name}: the test needs aliasing ops to leave out"
+        );
+        let (out, records) = scan_json(&read(name));
+        assert!(out.status.success());
+        let totals = records.last().unwrap();
+        assert_eq!(device_bytes(&totals["entry_parameters"]), params, "{name}");
+        assert_eq!(device_bytes(&totals["entry_result"]), root, "{name}");
+        assert_eq!(device_bytes(&totals["top_level_values"]), defined, "{name}");
+        // Everything, reducers and aliasing ops included, is more.
+        assert!(device_bytes(&totals["memory_spaces"]) > all, "{name}");
+        // The table says the same, with thousands separators.
+        let table =
+            String::from_utf8(layout(&["scan", data(name).to_str().unwrap()], b"").stdout).unwrap();
+        let section = |heading: &str| {
+            let at = table.find(&format!("\n{heading}")).unwrap();
+            table[at..].lines().nth(2).unwrap().to_string()
+        };
+        let grouped = |n: u128| {
+            let d = n.to_string();
+            let mut out = String::new();
+            for (i, c) in d.chars().enumerate() {
+                if i > 0 && (d.len() - i) % 3 == 0 {
+                    out.push(',');
+                }
+                out.push(c);
+            }
+            out
+        };
+        assert!(section("entry parameters").contains(&format!(" {} bytes", grouped(params))));
+        assert!(section("entry result").contains(&format!(" {} bytes", grouped(root))));
+        assert!(section("values defined in top-level computations")
+            .contains(&format!(" {} bytes", grouped(defined))));
+        // The summary's counts are grouped too (bert has 2,152 shapes).
+        let shapes = u128::from(totals["shapes"].as_u64().unwrap());
+        assert!(table.contains(&format!("shapes found: {} (", grouped(shapes))));
+    }
+}
+
+#[test]
+fn top_level_values_follow_control_flow_and_leave_out_aliases() {
+    // Sizes chosen so that every sum says which instructions it holds:
+    // bits of a number name one instruction each.
+    let dump = b"HloModule m
+
+%fused (a: u8[1]) -> u8[2] {
+  %a = u8[1]{0} parameter(0)
+  ROOT %f = u8[2]{0} broadcast(%a), dimensions={}
+}
+
+%red (x: u8[], y: u8[]) -> u8[] {
+  %x = u8[] parameter(0)
+  %y = u8[] parameter(1)
+  ROOT %r = u8[4]{0} add(%x, %y)
+}
+
+%branch_a (p: u8[1]) -> u8[8] {
+  %p = u8[1]{0} parameter(0)
+  ROOT %ba = u8[8]{0} negate(%p)
+}
+
+%branch_b (p: u8[1]) -> u8[16] {
+  %p = u8[1]{0} parameter(0)
+  %bb = u8[16]{0} negate(%p)
+  ROOT %bc = u8[16]{0} bitcast(%bb)
+}
+
+%callee (p: u8[1]) -> u8[32] {
+  %p = u8[1]{0} parameter(0)
+  ROOT %c = u8[32]{0} custom-call(%p), custom_call_target=\"t\"
+}
+
+%unused (p: u8[1]) -> u8[4096] {
+  %p = u8[1]{0} parameter(0)
+  ROOT %u = u8[4096]{0} negate(%p)
+}
+
+ENTRY %main (in: u8[64]) -> (u8[128], u8[256]) {
+  %in = u8[64]{0} parameter(0)
+  %i = s32[] constant(0)
+  %fu = u8[128]{0} fusion(%in), kind=kLoop, calls=%fused
+  %cond = u8[16]{0} conditional(%i, %in, %in), branch_computations={%branch_a, %branch_b}
+  %cl = u8[32]{0} call(%in), to_apply=%callee
+  %nested = u8[512]{0} call(%in), to_apply={
+    %q = u8[1]{0} parameter(0)
+    ROOT %inl = u8[1024]{0} negate(%q)
+  }
+  %rd = u8[256]{0} reduce(%in, %in), dimensions={0}, to_apply=%red
+  %g = u8[2048]{0} get-tuple-element((u8[2048]{0}) %in), index=0
+  ROOT %t = (u8[128]{0}, u8[256]{0}) tuple(%fu, %rd)
+}
+";
+    let (out, records) = scan_json(dump);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let totals = records.last().unwrap();
+    assert_eq!(device_bytes(&totals["entry_parameters"]), 64);
+    assert_eq!(device_bytes(&totals["entry_result"]), 128 + 256);
+    // ENTRY: %in 64, %i 4, %fu 128, %rd 256 (not the conditional, the
+    // calls, the get-tuple-element or the tuple); %branch_a's %ba 8 and
+    // %branch_b's %bb 16 (not its bitcast); %callee's %c 32; the inline
+    // %nested.to_apply's %inl 1024. Not %fused, %red or %unused, and no
+    // parameter outside ENTRY.
+    assert_eq!(
+        device_bytes(&totals["top_level_values"]),
+        64 + 4 + 128 + 256 + 8 + 16 + 32 + 1024
+    );
+    let all = 1 + 2 + 1 + 1 + 4 + 1 + 8 + 1 + 16 + 16 + 1 + 32 + 1 + 4096;
+    let entry = 64 + 4 + 128 + 16 + 32 + 1 + 1024 + 512 + 256 + 2048 + 128 + 256;
+    assert_eq!(device_bytes(&totals["memory_spaces"]), all + entry);
 }

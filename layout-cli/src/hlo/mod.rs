@@ -13,4 +13,4 @@ pub mod lex;
 pub mod walk;
 
 pub use lex::{Shapes, Span};
-pub use walk::{walk, CompRec, InstrRec, ModuleRec, Sink};
+pub use walk::{walk, Callee, CompRec, InstrRec, ModuleRec, Sink, CALL_ATTRIBUTES};

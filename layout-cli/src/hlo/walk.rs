@@ -65,6 +65,30 @@ pub struct InstrRec<'l> {
     pub operands: Shapes<'l>,
     /// (attribute name, shape) for shapes in attribute values.
     pub attributes: Vec<(Span, Span)>,
+    /// The computations named by the attributes of [`CALL_ATTRIBUTES`]
+    /// (`body=%b`, `branch_computations={%t, %f}`), in order.
+    pub calls: Vec<(Span, Callee)>,
+}
+
+/// The attributes whose values name computations, as XLA prints them.
+pub const CALL_ATTRIBUTES: &[&[u8]] = &[
+    b"calls",
+    b"to_apply",
+    b"condition",
+    b"body",
+    b"true_computation",
+    b"false_computation",
+    b"branch_computations",
+];
+
+/// A computation an instruction's attribute names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Callee {
+    /// By name, as written (`%body.3`).
+    Named(Span),
+    /// Written inline in the attribute: the computation labelled
+    /// `<instruction>.<attribute>`.
+    Inline,
 }
 
 /// What the walker tells its consumer.
@@ -384,6 +408,7 @@ impl<S: Sink> Walker<'_, '_, S> {
             q = if self.lex.at(e) == b')' { e + 1 } else { e };
         }
         let mut attributes = Vec::new();
+        let mut calls = Vec::new();
         let mut found = Vec::new();
         loop {
             let r = self.lex.trivia(q);
@@ -399,10 +424,14 @@ impl<S: Sink> Walker<'_, '_, S> {
             } else {
                 eq
             };
+            let calling = CALL_ATTRIBUTES.contains(&&self.src[attr.start..attr.end]);
             if nesting < MAX_NESTING
                 && self.lex.at(v) == b'{'
                 && self.lex.instruction_at(self.lex.trivia(v + 1))
             {
+                if calling {
+                    calls.push((attr, Callee::Inline));
+                }
                 // A nested computation, written inline.
                 let mut label = self.src[name.start..name.end].to_vec();
                 label.push(b'.');
@@ -419,6 +448,9 @@ impl<S: Sink> Walker<'_, '_, S> {
                 let e = self.body(v + 1, &label, nesting + 1);
                 q = if self.lex.at(e) == b'}' { e + 1 } else { e };
             } else {
+                if calling {
+                    self.callees(v, attr, &mut calls);
+                }
                 found.clear();
                 let e = self.lex.walk(v, Stop::Value, true, &mut found);
                 attributes.extend(found.iter().map(|&s| (attr, s)));
@@ -435,7 +467,89 @@ impl<S: Sink> Walker<'_, '_, S> {
             result,
             operands,
             attributes,
+            calls,
         });
         q
+    }
+
+    /// The computation names of the attribute value at `v`: one name, or
+    /// `{name, name, ...}`; each pushed with `attr`. Reads, never consumes:
+    /// the attribute's shapes are walked from `v` all the same.
+    fn callees(&self, v: usize, attr: Span, calls: &mut Vec<(Span, Callee)>) {
+        let name_at = |p: usize| {
+            let q = if self.lex.at(p) == b'%' { p + 1 } else { p };
+            is_name_start(self.lex.at(q)).then(|| Span::new(p, self.lex.name_end(q)))
+        };
+        if self.lex.at(v) != b'{' {
+            if let Some(n) = name_at(v) {
+                calls.push((attr, Callee::Named(n)));
+            }
+            return;
+        }
+        let mut p = self.lex.trivia(v + 1);
+        while let Some(n) = name_at(p) {
+            calls.push((attr, Callee::Named(n)));
+            p = self.lex.trivia(n.end);
+            if self.lex.at(p) != b',' {
+                break;
+            }
+            p = self.lex.trivia(p + 1);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Collects each instruction's calls as (attribute, callee text).
+    struct Calls<'s>(&'s [u8], Vec<(String, String)>);
+
+    impl Sink for Calls<'_> {
+        fn module(&mut self, _: &ModuleRec) {}
+        fn computation(&mut self, _: &CompRec) {}
+        fn instruction(&mut self, i: &InstrRec) {
+            let text = |s: Span| String::from_utf8_lossy(&self.0[s.start..s.end]).into_owned();
+            for &(attr, callee) in &i.calls {
+                let callee = match callee {
+                    Callee::Named(n) => text(n),
+                    Callee::Inline => "<inline>".into(),
+                };
+                self.1.push((text(attr), callee));
+            }
+        }
+        fn other(&mut self, _: usize, _: Shapes<'_>) {}
+        fn stopped(&self) -> bool {
+            false
+        }
+    }
+
+    #[test]
+    fn calls_are_the_computations_named_by_call_attributes() {
+        let src = b"ENTRY e {
+  w = (s32[]) while(i), condition=%c.1, body=b-2, metadata={op_name=\"body=x\"}
+  k = f32[] conditional(p, a, b), branch_computations={%t, f_1 }
+  r = f32[] reduce(x, y), dimensions={0}, to_apply={
+    p = f32[] parameter(0)
+    ROOT q = f32[] negate(p)
+  }
+  s = f32[] custom-call(), custom_call_target=\"x\", api_version=API_VERSION_TYPED_FFI
+}
+";
+        let mut sink = Calls(src, Vec::new());
+        walk(src, &mut sink);
+        let pairs = |v: &[(&str, &str)]| -> Vec<(String, String)> {
+            v.iter().map(|&(a, c)| (a.into(), c.into())).collect()
+        };
+        assert_eq!(
+            sink.1,
+            pairs(&[
+                ("condition", "%c.1"),
+                ("body", "b-2"),
+                ("branch_computations", "%t"),
+                ("branch_computations", "f_1"),
+                ("to_apply", "<inline>"),
+            ])
+        );
     }
 }

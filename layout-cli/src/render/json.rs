@@ -14,7 +14,8 @@ use serde::Serialize;
 
 use super::Render;
 use crate::report::{
-    lossy, space_label, CompRec, InstrRec, ModuleRec, Scan, Shapes, Space, SpaceTotal, Span, Value,
+    lossy, space_label, CompRec, InstrRec, ModuleRec, Scan, Shapes, Space, SpaceTotal, Spaces,
+    Span, Value,
 };
 
 /// Writes one record and its line end.
@@ -301,7 +302,7 @@ impl Serialize for TotalsRecord<'_, '_> {
     fn serialize<S: Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
         let scan = self.0;
         let f = &scan.found;
-        let mut map = ser.serialize_map(Some(7))?;
+        let mut map = ser.serialize_map(Some(10))?;
         map.serialize_entry("kind", "totals")?;
         map.serialize_entry("instructions", &scan.instructions)?;
         map.serialize_entry("computations", &scan.computations)?;
@@ -318,18 +319,22 @@ impl Serialize for TotalsRecord<'_, '_> {
                 "other": f.other,
             }),
         )?;
-        map.serialize_entry("memory_spaces", &SpaceTotals(scan))?;
+        map.serialize_entry("memory_spaces", &SpaceTotals(&scan.totals))?;
+        map.serialize_entry("entry_parameters", &SpaceTotals(&scan.entry_parameters))?;
+        map.serialize_entry("entry_result", &SpaceTotals(&scan.entry_result))?;
+        map.serialize_entry("top_level_values", &SpaceTotals(&scan.top_level()))?;
         map.end()
     }
 }
 
-/// The `memory_spaces` list of the totals.
-struct SpaceTotals<'r, 'a>(&'r Scan<'a>);
+/// One list of totals by memory space (`memory_spaces`, `entry_parameters`,
+/// ...).
+struct SpaceTotals<'r>(&'r Spaces);
 
-impl Serialize for SpaceTotals<'_, '_> {
+impl Serialize for SpaceTotals<'_> {
     fn serialize<S: Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
-        let mut seq = ser.serialize_seq(Some(self.0.totals.len()))?;
-        for (&space, t) in &self.0.totals {
+        let mut seq = ser.serialize_seq(Some(self.0.len()))?;
+        for (&space, t) in self.0 {
             seq.serialize_element(&SpaceTotalObject(space, t))?;
         }
         seq.end()

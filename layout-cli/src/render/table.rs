@@ -2,10 +2,11 @@
 //!
 //! One row per `entry_computation_layout` entry and per instruction
 //! (`NAME OPCODE BYTES PADDING SPACE SHAPE`, padding with thousands
-//! separators,, the shape last and verbatim), a
+//! separators, the shape last and verbatim), a
 //! `-- <computation>` line before each computation's rows, then the shapes
-//! that failed to parse ([`Failures`]), the totals per memory space and a
-//! summary line.
+//! that failed to parse ([`Failures`]), the totals per memory space (entry
+//! parameters, entry result, values of top-level computations, all
+//! instruction results; [`write_totals`]) and a summary line.
 //!
 //! The columns are as wide as their widest cell. Nothing is held for that:
 //! a first pass over the input measures the cells ([`Table::measure`]), a
@@ -20,7 +21,7 @@ use std::io::{self, Write};
 use super::Render;
 use crate::format::{binary_units, grouped};
 use crate::report::{
-    lossy, space_label, CompRec, InstrRec, ModuleRec, Scan, Shapes, Space, Span, Value,
+    lossy, space_label, CompRec, InstrRec, ModuleRec, Scan, Shapes, Space, Spaces, Span, Value,
 };
 
 /// Widest NAME column.
@@ -281,16 +282,51 @@ pub fn write_failures_heading(out: &mut dyn Write, errors: u64) -> io::Result<()
     writeln!(out, "\n{errors} shape(s) failed to parse:")
 }
 
-/// Writes the totals per memory space and the summary line.
+/// Writes the totals per memory space and the summary line: the entry
+/// parameters, the entry result, the values of top-level computations
+/// ([`Scan::top_level`]), then all instruction results.
 pub fn write_totals(out: &mut dyn Write, scan: &Scan) -> io::Result<()> {
+    let sections: [(&str, &Spaces); 4] = [
+        ("entry parameters (the ENTRY computation's `parameter` instructions)", &scan.entry_parameters),
+        ("entry result (the ROOT instruction of ENTRY)", &scan.entry_result),
+        (
+            "values defined in top-level computations (ENTRY and what its while, conditional and call run; \
+             no fusion bodies, reducers or aliasing results; nothing freed)",
+            &scan.top_level(),
+        ),
+        (
+            "all instruction results (every computation, fusion bodies and aliasing ops included)",
+            &scan.totals,
+        ),
+    ];
+    for (heading, totals) in sections {
+        write_spaces(out, heading, totals)?;
+    }
+    let f = &scan.found;
     writeln!(
         out,
-        "\ntotals over instruction results (all computations; tuple leaves each in their own space):"
-    )?;
-    if scan.totals.is_empty() {
+        "shapes found: {} ({} results, {} operands, {} in attributes, {} parameters, {} entry layout, {} other) \
+         in {} instruction(s), {} computation(s); {} failed to parse",
+        grouped(f.total()),
+        grouped(f.results),
+        grouped(f.operands),
+        grouped(f.attributes),
+        grouped(f.parameters),
+        grouped(f.entry_layout),
+        grouped(f.other),
+        grouped(scan.instructions),
+        grouped(scan.computations),
+        grouped(scan.errors())
+    )
+}
+
+/// One totals section: a heading, then a line per memory space.
+fn write_spaces(out: &mut dyn Write, heading: &str, totals: &Spaces) -> io::Result<()> {
+    writeln!(out, "\n{heading}:")?;
+    if totals.is_empty() {
         writeln!(out, "  (no arrays)")?;
     }
-    for (space, t) in &scan.totals {
+    for (space, t) in totals {
         write!(
             out,
             "  {:<6} {:<10} {:>16} bytes  {:>11}  {} array(s)",
@@ -298,29 +334,14 @@ pub fn write_totals(out: &mut dyn Write, scan: &Scan) -> io::Result<()> {
             space_label(*space).unwrap_or(""),
             grouped(t.bytes),
             format!("({})", binary_units(t.bytes)),
-            t.arrays
+            grouped(t.arrays)
         )?;
         if t.unknown > 0 {
-            write!(out, ", {} of unknown size", t.unknown)?;
+            write!(out, ", {} of unknown size", grouped(t.unknown))?;
         }
         writeln!(out)?;
     }
-    let f = &scan.found;
-    writeln!(
-        out,
-        "shapes found: {} ({} results, {} operands, {} in attributes, {} parameters, {} entry layout, {} other) \
-         in {} instruction(s), {} computation(s); {} failed to parse",
-        f.total(),
-        f.results,
-        f.operands,
-        f.attributes,
-        f.parameters,
-        f.entry_layout,
-        f.other,
-        scan.instructions,
-        scan.computations,
-        scan.errors()
-    )
+    Ok(())
 }
 
 impl Render for Table {
