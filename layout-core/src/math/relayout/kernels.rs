@@ -90,41 +90,38 @@ struct Block {
     dq: usize,
 }
 
-/// The side of the cache-sized squares a block is cut into.
-const SQUARE: usize = 64;
+/// The side, in bytes, of the squares `strip` walks block by block.
+const SQUARE_BYTES: usize = 1024;
 
 impl Block {
     fn copy<T: Copy>(&self, src: &[T], s: usize, dst: &mut [T], d: usize) {
-        let (p8, q8) = (self.rp / 8 * 8, self.rq / 8 * 8);
-        if p8 > 0 && q8 > 0 {
-            let mut q0 = 0;
-            while q0 < q8 {
-                let q1 = (q0 + SQUARE).min(q8);
-                let mut p0 = 0;
-                while p0 < p8 {
-                    let p1 = (p0 + SQUARE).min(p8);
-                    for q in (q0..q1).step_by(8) {
-                        for p in (p0..p1).step_by(8) {
-                            self.micro::<T, 8, 8>(src, s, dst, d, p, q);
-                        }
-                    }
-                    p0 = p1;
-                }
-                q0 = q1;
-            }
-            self.edges(src, s, dst, d, p8, q8);
-            return;
+        // Squares of one cache line (64 bytes) a side: every line of
+        // either side is read or written whole, once.
+        match core::mem::size_of::<T>() {
+            1 => self.squares::<T, 64>(src, s, dst, d),
+            2 => self.squares::<T, 32>(src, s, dst, d),
+            4 => self.squares::<T, 16>(src, s, dst, d),
+            8 => self.squares::<T, 8>(src, s, dst, d),
+            _ => self.squares::<T, 4>(src, s, dst, d),
+        }
+    }
+
+    fn squares<T: Copy, const N: usize>(&self, src: &[T], s: usize, dst: &mut [T], d: usize) {
+        if self.rp >= N && self.rq >= N {
+            return self.strip::<T, N, N>(src, s, dst, d);
         }
         match (self.rp, self.rq) {
             (2, q) if q >= 32 => self.strip::<T, 2, 32>(src, s, dst, d),
             (4, q) if q >= 16 => self.strip::<T, 4, 16>(src, s, dst, d),
             (p, 2) if p >= 32 => self.strip::<T, 32, 2>(src, s, dst, d),
             (p, 4) if p >= 16 => self.strip::<T, 16, 4>(src, s, dst, d),
+            (p, q) if p >= 8 && q >= 8 => self.strip::<T, 8, 8>(src, s, dst, d),
             _ => self.edges(src, s, dst, d, 0, 0),
         }
     }
 
-    /// Blocks of `P` x `Q` along the long side, then the rest.
+    /// Blocks of `P` x `Q`, the source's contiguous direction innermost,
+    /// then the rest.
     fn strip<T: Copy, const P: usize, const Q: usize>(
         &self,
         src: &[T],
@@ -133,9 +130,19 @@ impl Block {
         d: usize,
     ) {
         let (pn, qn) = (self.rp / P * P, self.rq / Q * Q);
-        for q in (0..qn).step_by(Q) {
-            for p in (0..pn).step_by(P) {
-                self.micro::<T, P, Q>(src, s, dst, d, p, q);
+        // Squares of `SQUARE_BYTES` a side (in whole blocks): the lines
+        // and pages one touches stay in the cache and the TLB while it is
+        // copied, and each source row is read in runs long enough for the
+        // prefetcher.
+        let side = (SQUARE_BYTES / core::mem::size_of::<T>().max(1)).max(P.max(Q));
+        let (pm, qm) = (side / P * P, side / Q * Q);
+        for p0 in (0..pn).step_by(pm) {
+            for q0 in (0..qn).step_by(qm) {
+                for p in (p0..(p0 + pm).min(pn)).step_by(P) {
+                    for q in (q0..(q0 + qm).min(qn)).step_by(Q) {
+                        self.micro::<T, P, Q>(src, s, dst, d, p, q);
+                    }
+                }
             }
         }
         self.edges(src, s, dst, d, pn, qn);
@@ -152,7 +159,8 @@ impl Block {
     }
 
     /// One `P` x `Q` block at `(p, q)` through a local array: rows of the
-    /// source in, rows of the destination out.
+    /// source in, rows of the destination out (each one slice when the
+    /// rows are adjacent).
     #[inline(always)]
     fn micro<T: Copy, const P: usize, const Q: usize>(
         &self,
@@ -163,17 +171,35 @@ impl Block {
         p: usize,
         q: usize,
     ) {
-        let first = src[s + p * self.sp + q];
-        let mut t = [[first; P]; Q];
-        for (i, row) in (0..P).map(|i| (i, s + (p + i) * self.sp + q)) {
-            let row = &src[row..row + Q];
-            for j in 0..Q {
-                t[j][i] = row[j];
+        let from = s + p * self.sp + q;
+        let mut t = [[src[from]; P]; Q];
+        if self.sp == Q {
+            let block = &src[from..from + P * Q];
+            for (i, row) in (0..P).zip(block.chunks_exact(Q)) {
+                for j in 0..Q {
+                    t[j][i] = row[j];
+                }
+            }
+        } else {
+            for i in 0..P {
+                let at = from + i * self.sp;
+                let row = &src[at..at + Q];
+                for j in 0..Q {
+                    t[j][i] = row[j];
+                }
             }
         }
-        for (j, out) in t.iter().enumerate() {
-            let at = d + p + (q + j) * self.dq;
-            dst[at..at + P].copy_from_slice(out);
+        let to = d + p + q * self.dq;
+        if self.dq == P {
+            let block = &mut dst[to..to + P * Q];
+            for (out, row) in block.chunks_exact_mut(P).zip(&t) {
+                out.copy_from_slice(row);
+            }
+        } else {
+            for (j, row) in t.iter().enumerate() {
+                let at = to + j * self.dq;
+                dst[at..at + P].copy_from_slice(row);
+            }
         }
     }
 }
