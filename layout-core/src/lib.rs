@@ -84,6 +84,7 @@ pub use base::limits::{
 #[doc(hidden)]
 pub use math::fixed::{__out_of_bounds, DigitParts};
 pub use math::fixed::{MemoryOrder, RankedLayout, StaticLayout, StaticShape, Unresolved};
+pub use math::grid::{GridCell, LayoutGrid, PADDING_MARK};
 pub use math::iter::compare_indices;
 pub use math::packed::{PackedElement, PackedNatural, PackedView, PackedViewMut};
 pub use math::view::{

@@ -7,6 +7,7 @@
 //! [`text`](crate::text), [`rules`](crate::rules), [`plan`](crate::plan)).
 
 pub(crate) mod fixed;
+pub(crate) mod grid;
 pub(crate) mod iter;
 pub(crate) mod offsets;
 pub(crate) mod packed;
