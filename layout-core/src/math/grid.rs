@@ -24,7 +24,7 @@ use crate::plan::Plan;
 /// use layout_core::{parse_array, LayoutGrid, PADDING_MARK};
 /// let s = parse_array("f32[3]{0:T(4)}").unwrap();
 /// let grid = LayoutGrid::new(&s, None, Some(0), &[0]).unwrap();
-/// assert_eq!(grid.to_string(), "    0   1   2   3\n0   0   1   2   ·\n");
+/// assert_eq!(grid.to_string(), "   0  1  2  3\n0  0  1  2  ·\n");
 /// assert_eq!(PADDING_MARK, '·');
 /// ```
 pub const PADDING_MARK: char = '·';
@@ -71,7 +71,8 @@ enum Boundary {
 /// dimension down the rows, one across the columns, the others fixed.
 /// Displaying it writes a header of column numbers, then one line per
 /// row: the row number and the offsets, padding slots as
-/// [`PADDING_MARK`], tile boundaries as lines (see [`tile_lines`](Self::tile_lines)).
+/// [`PADDING_MARK`], and on request tile boundaries as lines (see
+/// [`tile_lines`](Self::tile_lines)).
 /// Widths come from the largest number shown. No heap, no panics:
 /// every size is checked when the grid is made, and a write error is
 /// the writer's.
@@ -83,6 +84,16 @@ enum Boundary {
 /// let grid = LayoutGrid::new(&s, Some(0), Some(1), &[0, 0]).unwrap();
 /// assert_eq!(
 ///     grid.to_string(),
+///     "    0   1   2   3   4   5
+/// 0   0   1   4   5   8   ·
+/// 1   2   3   6   7  10   ·
+/// 2  12  13  16  17  20   ·
+/// 3   ·   ·   ·   ·   ·   ·
+/// "
+/// );
+/// // With the tiles drawn:
+/// assert_eq!(
+///     grid.tile_lines(true).to_string(),
 ///     "     0    1    2    3    4    5
 /// 0    0    1 |  4    5 |  8    ·
 /// 1    2    3 |  6    7 | 10    ·
@@ -273,7 +284,7 @@ impl LayoutGrid {
             inner,
             tiles,
             mark: PADDING_MARK,
-            lines: true,
+            lines: false,
         })
     }
 
@@ -286,7 +297,7 @@ impl LayoutGrid {
     /// use layout_core::{parse_array, ErrorKind, LayoutGrid};
     /// let s = parse_array("f32[3,5]{1,0:T(2,2)}").unwrap();
     /// let grid = LayoutGrid::new(&s, Some(0), Some(1), &[0, 0]).unwrap();
-    /// let corner = grid.window(2..3, 3..5).unwrap();
+    /// let corner = grid.window(2..3, 3..5).unwrap().tile_lines(true);
     /// assert_eq!(corner.to_string(), "     3    4\n2   17 | 20\n");
     /// assert_eq!(corner.rows(), 2..3);
     /// let err = grid.window(0..5, 0..1).unwrap_err();
@@ -327,13 +338,13 @@ impl LayoutGrid {
     /// use layout_core::{parse_array, LayoutGrid};
     /// let s = parse_array("f32[3]{0:T(4)}").unwrap();
     /// let grid = LayoutGrid::new(&s, None, Some(0), &[0]).unwrap().padding_mark('.');
-    /// assert!(grid.to_string().ends_with("2   .\n"));
+    /// assert!(grid.to_string().ends_with("2  .\n"));
     /// ```
     pub fn padding_mark(self, mark: char) -> LayoutGrid {
         LayoutGrid { mark, ..self }
     }
 
-    /// The same grid with or without tile lines (on by default): `|` between
+    /// The same grid with or without tile lines (off by default): `|` between
     /// columns and a line of `-` between rows of different first-level
     /// tiles, `:` and a line of `.` between second-level tiles inside one
     /// (the `(2,1)` of `T(8,128)(2,1)`: pairs of rows stored together).
@@ -341,7 +352,7 @@ impl LayoutGrid {
     /// ```
     /// use layout_core::{parse_array, LayoutGrid};
     /// let s = parse_array("f32[4,4]{1,0:T(4,2)(2,1)}").unwrap();
-    /// let grid = LayoutGrid::new(&s, Some(0), Some(1), &[0, 0]).unwrap();
+    /// let grid = LayoutGrid::new(&s, Some(0), Some(1), &[0, 0]).unwrap().tile_lines(true);
     /// assert_eq!(
     ///     grid.to_string(),
     ///     "     0    1    2    3
@@ -473,6 +484,31 @@ impl LayoutGrid {
             }
         }
         Boundary::None
+    }
+
+    /// The outermost tile level (0 or 1) whose tiles differ between the
+    /// slots `a` and `b` (each `(row, col)`), or `None` when they share
+    /// their tiles (or the layout is not tiled): where a tile line goes.
+    /// A slot past [`extent`](Self::extent) is an
+    /// [`ErrorKind::IndexOutOfBounds`] error.
+    ///
+    /// ```
+    /// use layout_core::{parse_array, LayoutGrid};
+    /// let s = parse_array("f32[4,8]{1,0:T(2,4)(2,1)}").unwrap();
+    /// let grid = LayoutGrid::new(&s, Some(0), Some(1), &[0, 0]).unwrap();
+    /// assert_eq!(grid.tile_change((0, 3), (0, 4)), Ok(Some(0))); // (2,4) tiles
+    /// assert_eq!(grid.tile_change((0, 0), (0, 1)), Ok(Some(1))); // (2,1) tiles
+    /// assert_eq!(grid.tile_change((0, 0), (1, 0)), Ok(None));
+    /// assert!(grid.tile_change((0, 0), (4, 0)).is_err());
+    /// ```
+    pub fn tile_change(&self, a: (u64, u64), b: (u64, u64)) -> Result<Option<usize>, Error> {
+        self.cell(a.0, a.1)?;
+        self.cell(b.0, b.1)?;
+        Ok(match self.boundary(a, b) {
+            Boundary::None => None,
+            Boundary::Major => Some(0),
+            Boundary::Minor => Some(1),
+        })
     }
 
     /// The slot at `row`, `col` (counted from the slice's top-left, not
@@ -611,7 +647,7 @@ impl LayoutGrid {
     /// ```
     /// use layout_core::{parse_array, LayoutGrid};
     /// let s = parse_array("f32[2]{0:T(1)}").unwrap();
-    /// let grid = LayoutGrid::new(&s, None, Some(0), &[0]).unwrap();
+    /// let grid = LayoutGrid::new(&s, None, Some(0), &[0]).unwrap().tile_lines(true);
     /// let mut out = String::new();
     /// grid.write_styled(&mut out, |cell| if cell.tile == Some(1) { ("[", "]") } else { ("", "") })
     ///     .unwrap();
@@ -789,7 +825,7 @@ mod tests {
 
     #[test]
     fn no_std_output_into_a_fixed_buffer() {
-        let g = grid("f32[3,5]{1,0:T(2,2)}", Some(0), Some(1), &[0, 0]);
+        let g = grid("f32[3,5]{1,0:T(2,2)}", Some(0), Some(1), &[0, 0]).tile_lines(true);
         let b = show(&g);
         let lines: [&str; 6] = [
             "     0    1    2    3    4    5",
@@ -818,7 +854,7 @@ mod tests {
     #[test]
     fn the_minor_tile_level_is_drawn_dotted() {
         // Figure 2: rows 0 and 1 interleaved by (2,1).
-        let g = grid("f32[4,8]{1,0:T(2,4)(2,1)}", Some(0), Some(1), &[0, 0]);
+        let g = grid("f32[4,8]{1,0:T(2,4)(2,1)}", Some(0), Some(1), &[0, 0]).tile_lines(true);
         let b = show(&g);
         let row0: &str = b.text().lines().nth(1).unwrap();
         assert_eq!(row0, "0    0 :  2 :  4 :  6 |  8 : 10 : 12 : 14");
@@ -834,6 +870,7 @@ mod tests {
         // The seed's (8,128)(2,1): a dotted line every two rows, a solid one every eight.
         let s = "bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}";
         let g = grid(s, Some(2), Some(3), &[3, 0, 0, 0])
+            .tile_lines(true)
             .window(5..10, 126..130)
             .unwrap();
         let b = show(&g);
@@ -919,6 +956,6 @@ mod tests {
         );
         assert_eq!(g.extent().1, 128);
         let g = g.window(0..1, 0..3).unwrap();
-        assert_eq!(show(&g).text(), "    0   1   2\n0   0   1   2\n");
+        assert_eq!(show(&g).text(), "   0  1  2\n0  0  1  2\n");
     }
 }
