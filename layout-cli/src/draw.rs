@@ -85,7 +85,7 @@ pub fn run(req: &Request<'_>) -> ExitCode {
         .or_else(|| std::io::stdout().is_terminal().then_some(DEFAULT_WIDTH));
     let mut out = Output::new(anstream::stdout());
     // As above.
-    let _ = out.write_all(slice.text(true, width).as_bytes());
+    let _ = out.write_all(slice.text_fitting(true, width).as_bytes());
     out.finish("draw", ExitCode::SUCCESS)
 }
 
@@ -147,6 +147,13 @@ pub struct Slice {
     pub cols: Option<usize>,
     /// The rows and columns asked for, before cropping to [`MAX_SIDE`].
     pub asked: (Range<u64>, Range<u64>),
+    /// Rows and columns drawn (at most [`MAX_SIDE`] each; 0 by 0 for an
+    /// empty slice).
+    pub extent: (u64, u64),
+    /// Rows and columns asked for, before cropping to [`MAX_SIDE`].
+    pub full: (u64, u64),
+    /// The sizes of the drawn dimensions (without padding).
+    pub size: (u64, u64),
     /// The index of the top-left cell (fixes the other dimensions).
     pub base: Vec<u64>,
     /// Draw tile lines in the text grid (off unless asked for).
@@ -167,13 +174,24 @@ impl Slice {
         };
         let (rows, cols) = (dim(req.rows)?, dim(req.cols)?);
         let window = req.window.map(parse_window).transpose()?;
-        let mut slice = Slice::new(shape, rows, cols, req.at, window)?;
+        let mut slice = Slice::windowed(shape, rows, cols, req.at, window)?;
         slice.lines = req.lines;
         Ok(slice)
     }
 
-    /// The slice of `shape` drawn for these options.
+    /// The slice of `shape` drawn for these options, from its top-left
+    /// corner.
     pub fn new(
+        shape: ArrayShape,
+        rows: Option<usize>,
+        cols: Option<usize>,
+        at: Option<&str>,
+    ) -> Result<Slice, String> {
+        Slice::windowed(shape, rows, cols, at, None)
+    }
+
+    /// The slice of `shape` drawn for these options, through `window`.
+    pub fn windowed(
         shape: ArrayShape,
         rows: Option<usize>,
         cols: Option<usize>,
@@ -244,8 +262,12 @@ impl Slice {
         let grid = grid
             .window(crop(&asked.0), crop(&asked.1))
             .map_err(|e| e.to_string())?;
+        let len = |r: &Range<u64>| r.end - r.start;
         Ok(Slice {
             shape,
+            extent: (len(&grid.rows()), len(&grid.cols())),
+            full: (len(&asked.0), len(&asked.1)),
+            size,
             grid,
             rows,
             cols,
@@ -255,10 +277,17 @@ impl Slice {
         })
     }
 
-    /// The cell at row `r`, column `c` of the slice (`None` past its
-    /// extent).
-    pub fn cell(&self, r: u64, c: u64) -> Option<GridCell> {
-        self.grid.cell(r, c).ok()
+    /// The cell at row `r`, column `c` of the slice (counted from its
+    /// top-left, padding included); past the padded extent, a padding
+    /// cell with no offset.
+    pub fn cell(&self, r: u64, c: u64) -> GridCell {
+        self.grid.cell(r, c).unwrap_or(GridCell {
+            row: r,
+            col: c,
+            offset: None,
+            padding: true,
+            tile: None,
+        })
     }
 
     fn title(&self) -> String {
@@ -336,10 +365,16 @@ impl Slice {
         !rows.is_empty() && !cols.is_empty() && (rows.end > size.0 || cols.end > size.1)
     }
 
-    /// The grid as text; `color` adds ANSI colours by tile (stripped by
-    /// anstream when the output is not a terminal); `width` crops the
-    /// columns to lines of that many characters, with a note.
-    pub fn text(&self, color: bool, width: Option<usize>) -> String {
+    /// The grid as text, as wide as the window needs; `color` adds ANSI
+    /// colours by tile (stripped by anstream when the output is not a
+    /// terminal).
+    pub fn text(&self, color: bool) -> String {
+        self.text_fitting(color, None)
+    }
+
+    /// [`text`](Self::text) with the columns cropped to lines of `width`
+    /// characters, with a note saying so.
+    pub fn text_fitting(&self, color: bool, width: Option<usize>) -> String {
         let mut out = format!("{}\n", self.title());
         let mut grid = self.grid.tile_lines(self.lines);
         if grid.rows().is_empty() || grid.cols().is_empty() {
@@ -375,7 +410,10 @@ impl Slice {
             }
             _ => ("", ""),
         };
-        grid.write_styled(&mut out, paint).unwrap();
+        if grid.write_styled(&mut out, paint).is_err() {
+            // Only a cell outside the grid fails, and the window is inside.
+            out.push_str("(the grid could not be drawn)\n");
+        }
         if let Some(note) = note {
             writeln!(out, "{note}").unwrap();
         }
@@ -452,7 +490,7 @@ impl Slice {
         let mut longest = label_len(cols.end.saturating_sub(1));
         for r in rows.clone() {
             for c in cols.clone() {
-                if let Some(o) = self.cell(r, c).and_then(|cell| cell.offset) {
+                if let Some(o) = self.cell(r, c).offset {
                     longest = longest.max(label_len(o));
                 }
             }
@@ -508,9 +546,7 @@ impl Slice {
             )
             .unwrap();
             for c in cols.clone() {
-                let Some(cell) = self.cell(r, c) else {
-                    continue;
-                };
+                let cell = self.cell(r, c);
                 let (x, y0) = (x_of(c), y_of(r));
                 let fill = if cell.padding {
                     "url(#pad)".to_string()
@@ -625,7 +661,7 @@ mod tests {
     use super::*;
 
     fn slice(text: &str) -> Slice {
-        Slice::new(parse_array(text).unwrap(), None, None, None, None).unwrap()
+        Slice::new(parse_array(text).unwrap(), None, None, None).unwrap()
     }
 
     fn words(line: &str) -> Vec<&str> {
@@ -636,7 +672,7 @@ mod tests {
     fn figure_1_grid_has_the_offsets_and_padding() {
         let mut s = slice("f32[3,5]{1,0:T(2,2)}");
         assert_eq!(s.grid.extent(), (4, 6));
-        let plain = s.text(false, None);
+        let plain = s.text(false);
         assert_eq!(
             words(plain.lines().nth(2).unwrap()),
             ["0", "0", "1", "4", "5", "8", "·"]
@@ -646,7 +682,7 @@ mod tests {
             "tile 0 (2,2) (--lines draws its boundaries); · is padding"
         );
         s.lines = true;
-        let plain = s.text(false, None);
+        let plain = s.text(false);
         let rows: Vec<&str> = plain.lines().collect();
         assert_eq!(
             words(rows[2]),
@@ -663,8 +699,8 @@ mod tests {
         );
         assert_eq!(rows[7], "| and - bound tile 0 (2,2); · is padding");
         // Padding cells still have their slots in the SVG.
-        assert_eq!(s.cell(3, 0).unwrap().offset, Some(14));
-        assert!(s.cell(3, 0).unwrap().padding);
+        assert_eq!(s.cell(3, 0).offset, Some(14));
+        assert!(s.cell(3, 0).padding);
     }
 
     #[test]
@@ -674,7 +710,6 @@ mod tests {
                 .unwrap()
                 .with_legacy_padding(&[3, 5], layout_core::PaddingValue::Zero)
                 .unwrap(),
-            None,
             None,
             None,
             None,
@@ -709,7 +744,7 @@ mod tests {
 
     #[test]
     fn svg_cells_fit_their_labels() {
-        let s = Slice::new(
+        let s = Slice::windowed(
             parse_array("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}").unwrap(),
             Some(2),
             Some(3),
@@ -728,20 +763,21 @@ mod tests {
     fn large_slices_are_cropped() {
         let s = slice("f32[20,300]{1,0:T(8,128)}");
         assert_eq!(s.grid.extent(), (24, 384));
+        assert_eq!((s.extent, s.full, s.size), ((24, 64), (24, 384), (20, 300)));
         assert_eq!((s.grid.rows(), s.grid.cols()), (0..24, 0..64));
         assert!(s
-            .text(false, None)
+            .text(false)
             .lines()
             .next()
             .unwrap()
             .ends_with("(top-left 24x64 of 24x384)"));
-        assert_eq!(s.cell(9, 1).unwrap().offset, Some(3 * 1024 + 128 + 1));
+        assert_eq!(s.cell(9, 1).offset, Some(3 * 1024 + 128 + 1));
     }
 
     #[test]
     fn the_terminal_width_crops_columns_with_a_note() {
         let s = slice("f32[4,64]");
-        let text = s.text(false, Some(40));
+        let text = s.text_fitting(false, Some(40));
         let lines: Vec<&str> = text.lines().collect();
         // Label 1, then 13 columns of 2 + 3 digits (offsets up to 255).
         assert!(
@@ -753,7 +789,7 @@ mod tests {
             lines[6],
             "(columns 0..7 of 0..64 shown to fit 40 characters; set COLUMNS or use --window)"
         );
-        assert!(!s.text(false, Some(1000)).contains("shown to fit"));
+        assert!(!s.text_fitting(false, Some(1000)).contains("shown to fit"));
     }
 
     #[test]
@@ -781,7 +817,7 @@ mod tests {
         assert!(parse_window("0..8").is_err());
         assert!(parse_window("a..8,0").unwrap_err().contains("`a`"));
         let shape = parse_array("f32[3,5]{1,0:T(2,2)}").unwrap();
-        let w = |t: &str| Slice::new(shape, None, None, None, Some(parse_window(t).unwrap()));
+        let w = |t: &str| Slice::windowed(shape, None, None, None, Some(parse_window(t).unwrap()));
         let s = w("1..3,2..").unwrap();
         assert_eq!((s.grid.rows(), s.grid.cols()), (1..3, 2..6));
         assert_eq!(
@@ -798,24 +834,15 @@ mod tests {
             Some(0),
             Some(2),
             Some("0,1,0"),
-            None,
         )
         .unwrap();
-        assert_eq!(s.cell(1, 3).unwrap().offset, Some(12 + 4 + 3));
-        assert!(Slice::new(
-            parse_array("f32[2,3]").unwrap(),
-            Some(0),
-            Some(0),
-            None,
-            None
-        )
-        .is_err());
+        assert_eq!(s.cell(1, 3).offset, Some(12 + 4 + 3));
+        assert!(Slice::new(parse_array("f32[2,3]").unwrap(), Some(0), Some(0), None,).is_err());
         assert!(Slice::new(
             parse_array("f32[2,3,4]").unwrap(),
             None,
             None,
             Some("5,0,0"),
-            None
         )
         .is_err());
     }
