@@ -229,11 +229,7 @@ impl Slice {
             _ => e.to_string(),
         })?;
         let (extent_rows, extent_cols) = grid.extent();
-        let resolve = |side: Option<Span>, extent: u64, what: &str, dim: Option<usize>| {
-            let side = side.unwrap_or(Span {
-                start: None,
-                end: None,
-            });
+        let resolve = |side: Span, extent: u64, what: &str, dim: Option<usize>| {
             let (start, end) = (side.start.unwrap_or(0), side.end.unwrap_or(extent));
             let name = dim.map_or("the single row or column".to_string(), |d| {
                 format!("dim {d}")
@@ -249,8 +245,8 @@ impl Slice {
             (_, true) => (0..0, 0..0),
             (None, false) => (0..extent_rows, 0..extent_cols),
             (Some((r, c)), false) => (
-                resolve(Some(r), extent_rows, "rows", rows)?,
-                resolve(Some(c), extent_cols, "columns", cols)?,
+                resolve(r, extent_rows, "rows", rows)?,
+                resolve(c, extent_cols, "columns", cols)?,
             ),
         };
         let size = grid.size();
