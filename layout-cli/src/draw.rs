@@ -1,81 +1,58 @@
 //! `layout draw`: a 2-D slice of a layout as a grid of element offsets, in
-//! the manner of CuTe's `print_layout`: coloured by tile on a terminal,
-//! plain otherwise, or as SVG with tiles shaded and padding slots marked.
-//! Small arrays also get their memory-order strip (`a d b e c f`).
+//! the manner of CuTe's `print_layout`: the cells come from
+//! [`layout_core::LayoutGrid`] (one implementation of the grid), coloured by
+//! tile on a terminal and cropped to its width, or as SVG with tiles shaded,
+//! tile boundaries drawn (solid for the first level, dashed for the second)
+//! and padding slots hatched. Small arrays also get their memory-order strip
+//! (`a d b e c f`, padding as `·`).
 //!
 //! Uses: [`crate::people`], [`crate::format`], [`crate::output`],
-//! [`crate::machine`] (index parsing).
+//! [`crate::machine`] (index parsing), [`crate::explain`] (dimensions by
+//! number or letter).
 
 use std::fmt::Write as _;
-use std::io::Write as _;
+use std::io::{IsTerminal as _, Write as _};
+use std::ops::Range;
 use std::process::ExitCode;
 
 use anstyle::{AnsiColor, Color, Style};
-use layout_core::{parse_array, ArrayShape, Dim, Plan, COMBINE_ENTRY};
+use layout_core::{parse_array, ArrayShape, GridCell, LayoutGrid, COMBINE_ENTRY, PADDING_MARK};
 
 use crate::format::grouped;
 use crate::output::{self, warn, Output};
 use crate::people::{render_error, EXIT_INVALID};
 
-/// Most rows and most columns drawn; larger slices show their top-left
+/// Most rows and most columns drawn; larger windows show their top-left
 /// corner.
-const MAX_SIDE: u64 = 64;
+pub const MAX_SIDE: u64 = 64;
 /// Largest array that gets a memory-order strip.
 const MAX_STRIP: u64 = 64;
+/// The terminal width assumed when `COLUMNS` does not say.
+pub const DEFAULT_WIDTH: usize = 80;
 
 /// What to draw.
 pub struct Request<'a> {
     /// The array shape, as typed.
     pub shape: &'a str,
-    /// The dimension drawn as rows (default: the second-to-last).
-    pub rows: Option<usize>,
-    /// The dimension drawn as columns (default: the last).
-    pub cols: Option<usize>,
+    /// The dimension drawn as rows, by number or letter (default: the
+    /// second-to-last).
+    pub rows: Option<&'a str>,
+    /// The dimension drawn as columns, by number or letter (default: the
+    /// last).
+    pub cols: Option<&'a str>,
     /// A full index fixing the other dimensions (`3,0,0,0`).
     pub at: Option<&'a str>,
+    /// The rows and columns shown, `ROWS,COLS` (see [`parse_window`]).
+    pub window: Option<&'a str>,
+    /// Draw the tile boundaries in the text grid (`|`, `-`; `:`, `.`).
+    pub lines: bool,
     /// Write SVG to this path instead of text to stdout.
     pub svg: Option<&'a str>,
 }
 
-/// A drawable slice: the two dims, their drawn extents (padded up to the
-/// first tile level where it tiles them alone), and the fixed index.
-pub struct Slice {
-    /// The array drawn.
-    pub shape: ArrayShape,
-    /// The plan of the same layout with the drawn dims that are drawn
-    /// whole widened to their padded extents, so padding slots have
-    /// offsets too; built once. (A dim larger than [`MAX_SIDE`] is cropped
-    /// before its padding, and widening it could overflow.)
-    plan: Plan,
-    /// Whether `plan` has the drawn dims widened (false when the widened
-    /// shape is too large to describe: padding slots then have no offset).
-    widened: bool,
-    /// The dimension drawn as rows (`None`: one row).
-    pub rows: Option<usize>,
-    /// The dimension drawn as columns (`None`: one column).
-    pub cols: Option<usize>,
-    /// Rows and columns drawn (padding included, cropped to [`MAX_SIDE`];
-    /// 0 by 0 for an empty slice).
-    pub extent: (u64, u64),
-    /// The extent before cropping to [`MAX_SIDE`].
-    pub full: (u64, u64),
-    /// The sizes of the drawn dimensions (without padding).
-    pub size: (u64, u64),
-    /// The index of the top-left cell (fixes the other dimensions).
-    pub base: Vec<u64>,
-}
-
-/// One cell of the grid.
-pub struct Cell {
-    /// Its offset; `None` for a padding slot the plan cannot place.
-    pub offset: Option<u64>,
-    /// A slot of the padding, not an element.
-    pub padding: bool,
-    /// Which first-level tile the cell is in (None when untiled).
-    pub tile: Option<u64>,
-}
-
-/// Runs `layout draw`.
+/// Runs `layout draw`; the text grid fits `COLUMNS` characters when that
+/// is set, else [`DEFAULT_WIDTH`] on a terminal (a pipe or a file gets
+/// the whole window).
 pub fn run(req: &Request<'_>) -> ExitCode {
     let shape = match parse_array(req.shape) {
         Ok(s) => s,
@@ -84,7 +61,7 @@ pub fn run(req: &Request<'_>) -> ExitCode {
             return ExitCode::from(EXIT_INVALID);
         }
     };
-    let slice = match Slice::new(shape, req.rows, req.cols, req.at) {
+    let slice = match Slice::from_request(shape, req) {
         Ok(s) => s,
         Err(e) => {
             warn(format_args!("error: {e}\n"));
@@ -101,48 +78,125 @@ pub fn run(req: &Request<'_>) -> ExitCode {
         let _ = writeln!(out, "wrote {path}");
         return out.finish("draw", ExitCode::SUCCESS);
     }
+    let width = std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.trim().parse::<usize>().ok())
+        .filter(|&w| w > 0)
+        .or_else(|| std::io::stdout().is_terminal().then_some(DEFAULT_WIDTH));
     let mut out = Output::new(anstream::stdout());
     // As above.
-    let _ = out.write_all(slice.text(true).as_bytes());
+    let _ = out.write_all(slice.text_fitting(true, width).as_bytes());
     out.finish("draw", ExitCode::SUCCESS)
 }
 
-/// The size of dim `d` as tiled by the first level alone (its padded
-/// extent), or its size when the first tile does not cover it by itself
-/// (or the padded extent does not fit in 64 bits).
-fn padded_extent(shape: &ArrayShape, d: usize, size: u64) -> u64 {
-    let l = shape.layout();
-    let Some(tile) = l.tile(0) else {
-        return size;
+/// One side of `--window`: `A..B` (half-open), `A..`, `..B`, `..` or `A`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Span {
+    /// First row or column (default 0).
+    pub start: Option<u64>,
+    /// One past the last (default: the extent).
+    pub end: Option<u64>,
+}
+
+/// `--window ROWS,COLS`, each side `A..B` (rows or columns A to B-1),
+/// `A..` (to the end), `..B`, `..` (all) or `A` (that one only).
+pub fn parse_window(text: &str) -> Result<(Span, Span), String> {
+    let side = |part: &str, what: &str| -> Result<Span, String> {
+        let part = part.trim();
+        let number = |t: &str| -> Result<Option<u64>, String> {
+            let t = t.trim();
+            if t.is_empty() {
+                return Ok(None);
+            }
+            t.parse::<u64>().map(Some).map_err(|_| {
+                format!("--window {what} `{part}`: `{t}` is not a non-negative integer")
+            })
+        };
+        match part.split_once("..") {
+            Some((a, b)) => Ok(Span {
+                start: number(a)?,
+                end: number(b)?,
+            }),
+            None => {
+                let a = number(part)?.ok_or_else(|| {
+                    format!("--window {what} is empty: give A..B, A.., ..B, .. or A")
+                })?;
+                Ok(Span {
+                    start: Some(a),
+                    end: Some(a.saturating_add(1)),
+                })
+            }
+        }
     };
-    let m2m = l.minor_to_major();
-    // Physical position from the minor end.
-    let Some(from_minor) = m2m.iter().position(|&x| x as usize == d) else {
-        return size;
-    };
-    let raw = tile.raw();
-    if from_minor >= raw.len() {
-        return size;
-    }
-    let j = raw.len() - 1 - from_minor;
-    let alone = raw[j] != COMBINE_ENTRY && (j == 0 || raw[j - 1] != COMBINE_ENTRY);
-    if !alone {
-        return size;
-    }
-    let t = raw[j].unsigned_abs();
-    if t == 0 {
-        return size;
-    }
-    size.div_ceil(t).checked_mul(t).unwrap_or(size)
+    let (rows, cols) = text
+        .split_once(',')
+        .ok_or_else(|| format!("--window `{text}` needs ROWS,COLS, e.g. 0..8,120..136"))?;
+    Ok((side(rows, "rows")?, side(cols, "columns")?))
+}
+
+/// A drawable slice: the grid of the window drawn, and what it was cut
+/// from.
+pub struct Slice {
+    /// The array drawn.
+    pub shape: ArrayShape,
+    /// The grid of the window drawn (at most [`MAX_SIDE`] by [`MAX_SIDE`]).
+    pub grid: LayoutGrid,
+    /// The dimension drawn as rows (`None`: one row).
+    pub rows: Option<usize>,
+    /// The dimension drawn as columns (`None`: one column).
+    pub cols: Option<usize>,
+    /// The rows and columns asked for, before cropping to [`MAX_SIDE`].
+    pub asked: (Range<u64>, Range<u64>),
+    /// Rows and columns drawn (at most [`MAX_SIDE`] each; 0 by 0 for an
+    /// empty slice).
+    pub extent: (u64, u64),
+    /// Rows and columns asked for, before cropping to [`MAX_SIDE`].
+    pub full: (u64, u64),
+    /// The sizes of the drawn dimensions (without padding).
+    pub size: (u64, u64),
+    /// The index of the top-left cell (fixes the other dimensions).
+    pub base: Vec<u64>,
+    /// Draw tile lines in the text grid (off unless asked for).
+    pub lines: bool,
+}
+
+/// `range` cut to [`MAX_SIDE`] entries from its start.
+fn crop(range: &Range<u64>) -> Range<u64> {
+    range.start..range.end.min(range.start.saturating_add(MAX_SIDE))
 }
 
 impl Slice {
-    /// The slice of `shape` drawn for these options.
+    /// The slice a request asks for: dimensions by number or letter.
+    pub fn from_request(shape: ArrayShape, req: &Request<'_>) -> Result<Slice, String> {
+        let dim = |t: Option<&str>| {
+            t.map(|t| crate::explain::parse_dimension(&shape, t))
+                .transpose()
+        };
+        let (rows, cols) = (dim(req.rows)?, dim(req.cols)?);
+        let window = req.window.map(parse_window).transpose()?;
+        let mut slice = Slice::windowed(shape, rows, cols, req.at, window)?;
+        slice.lines = req.lines;
+        Ok(slice)
+    }
+
+    /// The slice of `shape` drawn for these options, from its top-left
+    /// corner.
     pub fn new(
         shape: ArrayShape,
         rows: Option<usize>,
         cols: Option<usize>,
         at: Option<&str>,
+    ) -> Result<Slice, String> {
+        Slice::windowed(shape, rows, cols, at, None)
+    }
+
+    /// The slice of `shape` drawn for these options, through `window`.
+    pub fn windowed(
+        shape: ArrayShape,
+        rows: Option<usize>,
+        cols: Option<usize>,
+        at: Option<&str>,
+        window: Option<(Span, Span)>,
     ) -> Result<Slice, String> {
         let rank = shape.rank();
         let (rows, cols) = match (rows, cols, rank) {
@@ -151,116 +205,88 @@ impl Slice {
             (_, _, 1) => (None, Some(0)),
             (_, _, n) => (Some(n - 2), Some(n - 1)),
         };
-        for d in [rows, cols].into_iter().flatten() {
-            if d >= rank {
-                return Err(format!("dimension {d} is out of range for rank {rank}"));
-            }
-        }
         if rows.is_some() && rows == cols {
             return Err("rows and columns must be different dimensions".to_string());
         }
-        let sizes: Vec<u64> = shape
-            .dims()
-            .iter()
-            .map(|d| {
-                d.layout_size()
-                    .ok_or("`?` dimensions have no size to draw".to_string())
-            })
-            .collect::<Result<_, _>>()?;
-        let mut base = vec![0u64; rank];
-        if let Some(at) = at {
-            let given = crate::machine::parse_index(at)?;
-            if given.len() != rank {
-                return Err(format!(
-                    "--at has {} entries but the shape has rank {rank}",
-                    given.len()
-                ));
-            }
-            base = given;
+        if let Some(d) = shape.dims().iter().position(|d| d.layout_size().is_none()) {
+            return Err(format!("`?` dimensions have no size to draw (dim {d})"));
         }
-        for (d, (&b, &s)) in base.iter().zip(&sizes).enumerate() {
-            if Some(d) != rows && Some(d) != cols && b >= s {
-                return Err(format!(
-                    "--at index {b} is out of bounds for dimension {d} of size {s}"
-                ));
-            }
-        }
-        let size_of = |d: Option<usize>| d.map_or(1, |d| sizes[d]);
-        let size = (size_of(rows), size_of(cols));
-        let extent = (
-            rows.map_or(1, |d| padded_extent(&shape, d, sizes[d])),
-            cols.map_or(1, |d| padded_extent(&shape, d, sizes[d])),
-        );
-        let mut dims: Vec<Dim> = sizes.iter().map(|&s| Dim::Static(s)).collect();
-        for (d, e) in [(rows, extent.0), (cols, extent.1)] {
-            if let Some(d) = d {
-                if sizes[d] < MAX_SIDE {
-                    dims[d] = Dim::Static(e);
+        let base = match at {
+            Some(at) => {
+                let given = crate::machine::parse_index(at)?;
+                if given.len() != rank {
+                    return Err(format!(
+                        "--at has {} entries but the shape has rank {rank}",
+                        given.len()
+                    ));
                 }
+                given
             }
-        }
-        let widened = ArrayShape::new(shape.element_type(), &dims)
-            .and_then(|s| s.with_layout(*shape.layout()))
-            .and_then(|s| Plan::new(&s));
-        let (plan, widened) = match widened {
-            Ok(plan) => (plan, true),
-            // Same tiles, so the same offsets for every element.
-            Err(_) => (Plan::new(&shape).map_err(|e| e.to_string())?, false),
+            None => vec![0; rank],
         };
-        // An empty slice has no grid at all; large slices are cropped to
-        // their top-left corner.
-        let full = if size.0 == 0 || size.1 == 0 {
-            (0, 0)
+        let grid = LayoutGrid::new(&shape, rows, cols, &base).map_err(|e| match e.kind() {
+            layout_core::ErrorKind::IndexOutOfBounds => format!("--at: {e}"),
+            _ => e.to_string(),
+        })?;
+        let (extent_rows, extent_cols) = grid.extent();
+        let resolve = |side: Span, extent: u64, what: &str, dim: Option<usize>| {
+            let (start, end) = (side.start.unwrap_or(0), side.end.unwrap_or(extent));
+            let name = dim.map_or("the single row or column".to_string(), |d| {
+                format!("dim {d}")
+            });
+            if start >= end || end > extent {
+                return Err(format!(
+                    "--window {what} {start}..{end} is not within 0..{extent}, the {what} of {name} (padding included)"
+                ));
+            }
+            Ok(start..end)
+        };
+        let asked = match (window, extent_rows == 0 || extent_cols == 0) {
+            (_, true) => (0..0, 0..0),
+            (None, false) => (0..extent_rows, 0..extent_cols),
+            (Some((r, c)), false) => (
+                resolve(r, extent_rows, "rows", rows)?,
+                resolve(c, extent_cols, "columns", cols)?,
+            ),
+        };
+        let size = grid.size();
+        let asked = if size.0 == 0 || size.1 == 0 {
+            (0..0, 0..0)
         } else {
-            extent
+            asked
         };
-        let extent = (full.0.min(MAX_SIDE), full.1.min(MAX_SIDE));
+        let grid = grid
+            .window(crop(&asked.0), crop(&asked.1))
+            .map_err(|e| e.to_string())?;
+        let len = |r: &Range<u64>| r.end - r.start;
         Ok(Slice {
             shape,
-            plan,
-            widened,
+            extent: (len(&grid.rows()), len(&grid.cols())),
+            full: (len(&asked.0), len(&asked.1)),
+            size,
+            grid,
             rows,
             cols,
-            extent,
-            full,
-            size,
+            asked,
             base,
+            lines: false,
         })
     }
 
-    /// The cell at row `r`, column `c` of the drawn grid.
-    pub fn cell(&self, r: u64, c: u64) -> Cell {
-        let mut index = self.base.clone();
-        if let Some(d) = self.rows {
-            index[d] = r;
-        }
-        if let Some(d) = self.cols {
-            index[d] = c;
-        }
-        let padding = r >= self.size.0 || c >= self.size.1;
-        let plan = &self.plan;
-        let offset = (!padding || self.widened).then(|| plan.offset_unchecked(&index));
-        let tile = (self.shape.layout().tile_count() > 0).then(|| {
-            let at = plan.physical_index(&index, 1);
-            let k = self.shape.layout().tile(0).map_or(0, |t| {
-                t.raw().iter().filter(|&&v| v != COMBINE_ENTRY).count()
-            });
-            let s = at.as_slice();
-            // A number for the tile from its grid coordinates; neighbours differ
-            // (by 1 across, 3 down) so their colours do too.
-            s[..s.len() - k]
-                .iter()
-                .fold(0u64, |acc, &g| acc.wrapping_mul(3).wrapping_add(g))
-        });
-        Cell {
-            offset,
-            padding,
-            tile,
-        }
+    /// The cell at row `r`, column `c` of the slice (counted from its
+    /// top-left, padding included); past the padded extent, a padding
+    /// cell with no offset.
+    pub fn cell(&self, r: u64, c: u64) -> GridCell {
+        self.grid.cell(r, c).unwrap_or(GridCell {
+            row: r,
+            col: c,
+            offset: None,
+            padding: true,
+            tile: None,
+        })
     }
 
     fn title(&self) -> String {
-        let name = |d: Option<usize>| d.map_or("-".to_string(), |d| format!("dim {d}"));
         let fixed: Vec<String> = self
             .base
             .iter()
@@ -268,6 +294,7 @@ impl Slice {
             .filter(|(d, _)| Some(*d) != self.rows && Some(*d) != self.cols)
             .map(|(d, v)| format!("dim {d}={v}"))
             .collect();
+        let name = |d: Option<usize>| d.map_or("-".to_string(), |d| format!("dim {d}"));
         let mut t = format!(
             "{}: rows {}, columns {}",
             self.shape,
@@ -277,58 +304,140 @@ impl Slice {
         if !fixed.is_empty() {
             write!(t, ", fixed {}", fixed.join(" ")).unwrap();
         }
-        if self.extent != self.full {
+        let (rows, cols) = (self.grid.rows(), self.grid.cols());
+        let (all_rows, all_cols) = self.grid.extent();
+        let whole = (0..all_rows, 0..all_cols);
+        if self.asked == whole && (rows.clone(), cols.clone()) != whole && !rows.is_empty() {
             write!(
                 t,
                 " (top-left {}x{} of {}x{})",
-                self.extent.0,
-                self.extent.1,
-                grouped(self.full.0),
-                grouped(self.full.1)
+                rows.end,
+                cols.end,
+                grouped(all_rows),
+                grouped(all_cols)
+            )
+            .unwrap();
+        } else if (rows.clone(), cols.clone()) != whole && !rows.is_empty() {
+            write!(
+                t,
+                " (rows {}..{} of {}, columns {}..{} of {})",
+                rows.start,
+                rows.end,
+                grouped(all_rows),
+                cols.start,
+                cols.end,
+                grouped(all_cols)
             )
             .unwrap();
         }
         t
     }
 
-    /// The grid as text; `color` adds ANSI colours by tile (stripped by
-    /// anstream when the output is not a terminal).
+    /// Tile level `level` as written, `(8,128)`.
+    fn tile_text(&self, level: usize) -> String {
+        self.shape
+            .layout()
+            .tile(level)
+            .map_or_else(String::new, |t| {
+                let e: Vec<String> = t
+                    .raw()
+                    .iter()
+                    .map(|&v| {
+                        if v == COMBINE_ENTRY {
+                            "*".to_string()
+                        } else {
+                            v.to_string()
+                        }
+                    })
+                    .collect();
+                format!("({})", e.join(","))
+            })
+    }
+
+    /// Whether the window shows a padding slot.
+    fn shows_padding(&self) -> bool {
+        let (rows, cols) = (self.grid.rows(), self.grid.cols());
+        let size = self.grid.size();
+        !rows.is_empty() && !cols.is_empty() && (rows.end > size.0 || cols.end > size.1)
+    }
+
+    /// The grid as text, as wide as the window needs; `color` adds ANSI
+    /// colours by tile (stripped by anstream when the output is not a
+    /// terminal).
     pub fn text(&self, color: bool) -> String {
-        let width = self
-            .plan
-            .allocated_elements()
-            .max(1)
-            .to_string()
-            .len()
-            .max(2);
+        self.text_fitting(color, None)
+    }
+
+    /// [`text`](Self::text) with the columns cropped to lines of `width`
+    /// characters, with a note saying so.
+    pub fn text_fitting(&self, color: bool, width: Option<usize>) -> String {
         let mut out = format!("{}\n", self.title());
-        if self.size.0 == 0 || self.size.1 == 0 {
+        let mut grid = self.grid.tile_lines(self.lines);
+        if grid.rows().is_empty() || grid.cols().is_empty() {
             out.push_str("(no elements: the slice is empty)\n");
             return out;
         }
-        write!(out, "{:>5} ", "").unwrap();
-        for c in 0..self.extent.1 {
-            write!(out, " {c:>width$}").unwrap();
-        }
-        out.push('\n');
-        for r in 0..self.extent.0 {
-            write!(out, "{r:>5} ").unwrap();
-            for c in 0..self.extent.1 {
-                let cell = self.cell(r, c);
-                let text = match (cell.padding, cell.offset) {
-                    (false, Some(o)) => format!("{o:>width$}"),
-                    _ => format!("{:>width$}", "·"),
-                };
-                match (color, cell.tile, cell.padding) {
-                    (true, Some(t), false) => {
-                        let style =
-                            Style::new().fg_color(Some(Color::Ansi(PALETTE[(t % 6) as usize])));
-                        write!(out, " {style}{text}{style:#}").unwrap();
-                    }
-                    _ => write!(out, " {text}").unwrap(),
+        let mut note = None;
+        if let Some(width) = width {
+            if grid.line_width() > width {
+                let cols = grid.cols();
+                let fit = grid.columns_fitting(width).max(1);
+                let shown = cols.start..cols.start.saturating_add(fit).min(cols.end);
+                if let Ok(g) = grid.window(grid.rows(), shown.clone()) {
+                    grid = g;
+                    note = Some(format!(
+                        "(columns {}..{} of {}..{} shown to fit {width} characters; set COLUMNS or use --window)",
+                        shown.start, shown.end, cols.start, cols.end
+                    ));
                 }
             }
-            out.push('\n');
+        }
+        let styles: Vec<(String, String)> = PALETTE
+            .iter()
+            .map(|&c| {
+                let style = Style::new().fg_color(Some(Color::Ansi(c)));
+                (format!("{style}"), format!("{style:#}"))
+            })
+            .collect();
+        let paint = |cell: &GridCell| match (color, cell.tile, cell.padding) {
+            (true, Some(t), false) => {
+                let (a, b) = &styles[(t % styles.len() as u64) as usize];
+                (a.as_str(), b.as_str())
+            }
+            _ => ("", ""),
+        };
+        if grid.write_styled(&mut out, paint).is_err() {
+            // Only a cell outside the grid fails, and the window is inside.
+            out.push_str("(the grid could not be drawn)\n");
+        }
+        if let Some(note) = note {
+            writeln!(out, "{note}").unwrap();
+        }
+        let mut legend = Vec::new();
+        let levels = grid.tile_levels();
+        match (levels, self.lines) {
+            (0, _) => {}
+            (1, true) => legend.push(format!("| and - bound tile 0 {}", self.tile_text(0))),
+            (_, true) => legend.push(format!(
+                "| and - bound tile 0 {}, : and . tile 1 {} inside it",
+                self.tile_text(0),
+                self.tile_text(1)
+            )),
+            (1, false) => legend.push(format!(
+                "tile 0 {} (--lines draws its boundaries)",
+                self.tile_text(0)
+            )),
+            (_, false) => legend.push(format!(
+                "tile 0 {}, tile 1 {} inside it (--lines draws their boundaries)",
+                self.tile_text(0),
+                self.tile_text(1)
+            )),
+        }
+        if self.shows_padding() {
+            legend.push(format!("{PADDING_MARK} is padding"));
+        }
+        if !legend.is_empty() {
+            writeln!(out, "{}", legend.join("; ")).unwrap();
         }
         if let Some(strip) = self.strip() {
             writeln!(out, "memory order: {strip}").unwrap();
@@ -337,44 +446,60 @@ impl Slice {
     }
 
     /// The seed document's memory-order strip for small arrays: elements
-    /// named in logical order, listed in memory order, `0` for padding.
+    /// named in logical order, listed in memory order, padding slots as
+    /// [`PADDING_MARK`], as in the grid.
     pub fn strip(&self) -> Option<String> {
         let allocated = self.shape.allocated_elements().ok()?;
         if allocated > MAX_STRIP || allocated == 0 {
             return None;
         }
-        let names: Vec<String> = (0..allocated)
-            .map(|i| match i {
-                0..=25 => char::from(b'a' + i as u8).to_string(),
-                26..=51 => char::from(b'A' + (i - 26) as u8).to_string(),
-                _ => format!("e{i}"),
-            })
-            .collect();
+        let name = |i: usize| match u8::try_from(i) {
+            Ok(i @ 0..=25) => char::from(b'a' + i).to_string(),
+            Ok(i @ 26..=51) => char::from(b'A' + (i - 26)).to_string(),
+            _ => format!("e{i}"),
+        };
         let mut logical = Vec::new();
         self.shape.for_each_index(|i| logical.push(i.to_vec()));
         let slots: Vec<String> = (0..allocated)
             .map(|o| match self.shape.index_of(o) {
-                Some(idx) => {
-                    let n = logical
-                        .iter()
-                        .position(|l| l.as_slice() == idx.as_slice())
-                        .unwrap_or(0);
-                    names[n].clone()
-                }
-                None => "0".to_string(),
+                Some(idx) => logical
+                    .iter()
+                    .position(|l| l.as_slice() == idx.as_slice())
+                    .map_or_else(|| PADDING_MARK.to_string(), name),
+                None => PADDING_MARK.to_string(),
             })
             .collect();
         Some(slots.join(" "))
     }
 
-    /// The grid as a standalone SVG document.
+    /// The grid as a standalone SVG document: cells as wide as their
+    /// longest label, first-level tile boundaries solid, second-level ones
+    /// dashed, padding hatched.
     pub fn svg(&self) -> String {
-        const CELL_W: u64 = 56;
         const CELL_H: u64 = 28;
-        const LEFT: u64 = 56;
         const TOP: u64 = 56;
-        let width = LEFT + self.extent.1 * CELL_W + 16;
-        let height = TOP + self.extent.0 * CELL_H + 16;
+        /// Pixels per character of the 12px monospace labels (about 7.2).
+        const CHAR_W: u64 = 8;
+        let g = &self.grid;
+        let (rows, cols) = (g.rows(), g.cols());
+        let label_len = |n: u64| n.to_string().len() as u64;
+        let mut longest = label_len(cols.end.saturating_sub(1));
+        for r in rows.clone() {
+            for c in cols.clone() {
+                if let Some(o) = self.cell(r, c).offset {
+                    longest = longest.max(label_len(o));
+                }
+            }
+        }
+        let cell_w = (longest * CHAR_W + 16).max(40);
+        let left = (label_len(rows.end.saturating_sub(1)) * CHAR_W + 24).max(56);
+        let (n_rows, n_cols) = (rows.end - rows.start, cols.end - cols.start);
+        let title = self.title();
+        let legend = self.svg_legend();
+        let width = (left + n_cols * cell_w + 16)
+            .max(title.chars().count() as u64 * 9 + 16)
+            .max(legend.chars().count() as u64 * CHAR_W + 16);
+        let height = TOP + n_rows * CELL_H + 40;
         let mut s = String::new();
         writeln!(
             s,
@@ -394,29 +519,31 @@ impl Slice {
         writeln!(
             s,
             r##"<text x="8" y="20" font-size="14">{}</text>"##,
-            escape(&self.title())
+            escape(&title)
         )
         .unwrap();
-        for c in 0..self.extent.1 {
-            let x = LEFT + c * CELL_W + CELL_W / 2;
+        let x_of = |c: u64| left + (c - cols.start) * cell_w;
+        let y_of = |r: u64| TOP + (r - rows.start) * CELL_H;
+        for c in cols.clone() {
             writeln!(
                 s,
-                r##"<text x="{x}" y="{}" text-anchor="middle" fill="#555555">{c}</text>"##,
+                r##"<text x="{}" y="{}" text-anchor="middle" fill="#555555">{c}</text>"##,
+                x_of(c) + cell_w / 2,
                 TOP - 8
             )
             .unwrap();
         }
-        for r in 0..self.extent.0 {
-            let y = TOP + r * CELL_H + CELL_H / 2 + 4;
+        for r in rows.clone() {
             writeln!(
                 s,
-                r##"<text x="{}" y="{y}" text-anchor="end" fill="#555555">{r}</text>"##,
-                LEFT - 8
+                r##"<text x="{}" y="{}" text-anchor="end" fill="#555555">{r}</text>"##,
+                left - 8,
+                y_of(r) + CELL_H / 2 + 4
             )
             .unwrap();
-            for c in 0..self.extent.1 {
+            for c in cols.clone() {
                 let cell = self.cell(r, c);
-                let (x, y0) = (LEFT + c * CELL_W, TOP + r * CELL_H);
+                let (x, y0) = (x_of(c), y_of(r));
                 let fill = if cell.padding {
                     "url(#pad)".to_string()
                 } else {
@@ -427,7 +554,7 @@ impl Slice {
                 };
                 writeln!(
                     s,
-                    r##"<rect class="{}" x="{x}" y="{y0}" width="{CELL_W}" height="{CELL_H}" fill="{fill}" stroke="#888888" stroke-width="0.5"/>"##,
+                    r##"<rect class="{}" x="{x}" y="{y0}" width="{cell_w}" height="{CELL_H}" fill="{fill}" stroke="#888888" stroke-width="0.5"/>"##,
                     if cell.padding { "padding" } else { "element" }
                 )
                 .unwrap();
@@ -436,16 +563,72 @@ impl Slice {
                     writeln!(
                         s,
                         r##"<text x="{}" y="{}" text-anchor="middle" fill="{color}">{offset}</text>"##,
-                        x + CELL_W / 2,
+                        x + cell_w / 2,
                         y0 + CELL_H / 2 + 4,
                     )
                     .unwrap();
                 }
             }
         }
+        // Tile boundaries, over the cells: the right and the bottom edge
+        // of each cell whose neighbour is in another tile.
+        for r in rows.clone() {
+            for c in cols.clone() {
+                let (x, y) = (x_of(c), y_of(r));
+                if c + 1 < cols.end {
+                    if let Ok(Some(level)) = g.tile_change((r, c), (r, c + 1)) {
+                        svg_line(&mut s, level, (x + cell_w, y), (x + cell_w, y + CELL_H));
+                    }
+                }
+                if r + 1 < rows.end {
+                    if let Ok(Some(level)) = g.tile_change((r, c), (r + 1, c)) {
+                        svg_line(&mut s, level, (x, y + CELL_H), (x + cell_w, y + CELL_H));
+                    }
+                }
+            }
+        }
+        if !legend.is_empty() {
+            writeln!(
+                s,
+                r##"<text x="8" y="{}" fill="#555555">{}</text>"##,
+                height - 12,
+                escape(&legend)
+            )
+            .unwrap();
+        }
         s.push_str("</svg>\n");
         s
     }
+
+    fn svg_legend(&self) -> String {
+        let mut legend = Vec::new();
+        let levels = self.grid.tile_levels();
+        if levels > 0 {
+            legend.push(format!("solid lines: tile 0 {}", self.tile_text(0)));
+        }
+        if levels > 1 {
+            legend.push(format!("dashed: tile 1 {}", self.tile_text(1)));
+        }
+        if self.shows_padding() {
+            legend.push("hatched: padding".to_string());
+        }
+        legend.join("; ")
+    }
+}
+
+/// A tile boundary: solid and thick for level 0, thin and dashed for
+/// level 1.
+fn svg_line(s: &mut String, level: usize, (x1, y1): (u64, u64), (x2, y2): (u64, u64)) {
+    let style = if level == 0 {
+        r##"stroke="#222222" stroke-width="2""##
+    } else {
+        r##"stroke="#444444" stroke-width="1" stroke-dasharray="4,3""##
+    };
+    writeln!(
+        s,
+        r##"<line class="tile{level}" x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" {style}/>"##
+    )
+    .unwrap();
 }
 
 const PALETTE: [AnsiColor; 6] = [
@@ -457,8 +640,10 @@ const PALETTE: [AnsiColor; 6] = [
     AnsiColor::Red,
 ];
 
-const FILLS: [&str; 8] = [
-    "#cfe8ff", "#ffe4b5", "#d4f4d4", "#f3d1f4", "#fff3b0", "#d9d4ff", "#ffd6d6", "#c8f0ee",
+/// Seven fills: tile numbers a power of two apart (the tiles of one row
+/// above the next) get different ones.
+const FILLS: [&str; 7] = [
+    "#cfe8ff", "#ffe4b5", "#d4f4d4", "#f3d1f4", "#fff3b0", "#d9d4ff", "#ffd6d6",
 ];
 
 fn escape(text: &str) -> String {
@@ -475,24 +660,40 @@ mod tests {
         Slice::new(parse_array(text).unwrap(), None, None, None).unwrap()
     }
 
+    fn words(line: &str) -> Vec<&str> {
+        line.split_whitespace().collect()
+    }
+
     #[test]
     fn figure_1_grid_has_the_offsets_and_padding() {
-        let s = slice("f32[3,5]{1,0:T(2,2)}");
-        assert_eq!(s.extent, (4, 6));
+        let mut s = slice("f32[3,5]{1,0:T(2,2)}");
+        assert_eq!(s.grid.extent(), (4, 6));
         let plain = s.text(false);
-        let rows: Vec<&str> = plain.lines().collect();
         assert_eq!(
-            rows[2].split_whitespace().collect::<Vec<_>>(),
+            words(plain.lines().nth(2).unwrap()),
             ["0", "0", "1", "4", "5", "8", "·"]
         );
         assert_eq!(
-            rows[4].split_whitespace().collect::<Vec<_>>(),
-            ["2", "12", "13", "16", "17", "20", "·"]
+            plain.lines().nth(6).unwrap(),
+            "tile 0 (2,2) (--lines draws its boundaries); · is padding"
+        );
+        s.lines = true;
+        let plain = s.text(false);
+        let rows: Vec<&str> = plain.lines().collect();
+        assert_eq!(
+            words(rows[2]),
+            ["0", "0", "1", "|", "4", "5", "|", "8", "·"]
+        );
+        assert_eq!(rows[4].trim(), "-".repeat(30));
+        assert_eq!(
+            words(rows[5]),
+            ["2", "12", "13", "|", "16", "17", "|", "20", "·"]
         );
         assert_eq!(
-            rows[5].split_whitespace().collect::<Vec<_>>(),
-            ["3", "·", "·", "·", "·", "·", "·"]
+            words(rows[6]),
+            ["3", "·", "·", "|", "·", "·", "|", "·", "·"]
         );
+        assert_eq!(rows[7], "| and - bound tile 0 (2,2); · is padding");
         // Padding cells still have their slots in the SVG.
         assert_eq!(s.cell(3, 0).offset, Some(14));
         assert!(s.cell(3, 0).padding);
@@ -510,8 +711,13 @@ mod tests {
             None,
         )
         .unwrap();
-        assert_eq!(s.strip().unwrap(), "a d 0 b e 0 c f 0 0 0 0 0 0 0");
+        assert_eq!(s.strip().unwrap(), "a d · b e · c f · · · · · · ·");
         assert_eq!(slice("f32[2,3]{0,1}").strip().unwrap(), "a d b e c f");
+        // Tile padding the same way: 3x5 in 2x2 tiles.
+        assert_eq!(
+            slice("f32[3,5]{1,0:T(2,2)}").strip().unwrap(),
+            "a b f g c d h i e · j · k l · · m n · · o · · ·"
+        );
     }
 
     #[test]
@@ -520,13 +726,41 @@ mod tests {
         assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
         assert_eq!(svg.matches("class=\"element\"").count(), 15);
         assert_eq!(svg.matches("class=\"padding\"").count(), 24 - 15);
+        // 2 vertical boundaries x 4 rows, 1 horizontal x 6 columns.
+        assert_eq!(svg.matches("class=\"tile0\"").count(), 8 + 6);
+        assert_eq!(svg.matches("class=\"tile1\"").count(), 0);
+        assert!(svg.contains("solid lines: tile 0 (2,2); hatched: padding"));
         assert!(svg.trim_end().ends_with("</svg>"));
+        // The second level dashed: (2,1) splits each 2x4 tile in columns.
+        let svg = slice("f32[4,8]{1,0:T(2,4)(2,1)}").svg();
+        assert_eq!(svg.matches("class=\"tile0\"").count(), 4 + 8);
+        assert_eq!(svg.matches("class=\"tile1\"").count(), 6 * 4);
+        assert!(svg.contains("stroke-dasharray"));
+    }
+
+    #[test]
+    fn svg_cells_fit_their_labels() {
+        let s = Slice::windowed(
+            parse_array("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}").unwrap(),
+            Some(2),
+            Some(3),
+            Some("7,0,0,0"),
+            Some(parse_window("1270..1280,16380..16384").unwrap()),
+        )
+        .unwrap();
+        let svg = s.svg();
+        // The largest offset, 167,772,159, has 9 digits: 9 x 8 + 16 pixels.
+        assert!(svg.contains(">167772159</text>"));
+        assert!(svg.contains(r#"class="element" x="56" y="56" width="88""#));
+        assert!(svg.contains("dashed: tile 1 (2,1)"));
     }
 
     #[test]
     fn large_slices_are_cropped() {
         let s = slice("f32[20,300]{1,0:T(8,128)}");
-        assert_eq!((s.extent, s.full), ((24, 64), (24, 384)));
+        assert_eq!(s.grid.extent(), (24, 384));
+        assert_eq!((s.extent, s.full, s.size), ((24, 64), (24, 384), (20, 300)));
+        assert_eq!((s.grid.rows(), s.grid.cols()), (0..24, 0..64));
         assert!(s
             .text(false)
             .lines()
@@ -534,6 +768,59 @@ mod tests {
             .unwrap()
             .ends_with("(top-left 24x64 of 24x384)"));
         assert_eq!(s.cell(9, 1).offset, Some(3 * 1024 + 128 + 1));
+    }
+
+    #[test]
+    fn the_terminal_width_crops_columns_with_a_note() {
+        let s = slice("f32[4,64]");
+        let text = s.text_fitting(false, Some(40));
+        let lines: Vec<&str> = text.lines().collect();
+        // Label 1, then 13 columns of 2 + 3 digits (offsets up to 255).
+        assert!(
+            lines[1..=5].iter().all(|l| l.chars().count() <= 40),
+            "{text}"
+        );
+        assert_eq!(words(lines[1]).len(), 7);
+        assert_eq!(
+            lines[6],
+            "(columns 0..7 of 0..64 shown to fit 40 characters; set COLUMNS or use --window)"
+        );
+        assert!(!s.text_fitting(false, Some(1000)).contains("shown to fit"));
+    }
+
+    #[test]
+    fn windows() {
+        assert_eq!(
+            parse_window("0..8, 120..").unwrap(),
+            (
+                Span {
+                    start: Some(0),
+                    end: Some(8)
+                },
+                Span {
+                    start: Some(120),
+                    end: None
+                }
+            )
+        );
+        assert_eq!(
+            parse_window("..,3").unwrap().1,
+            Span {
+                start: Some(3),
+                end: Some(4)
+            }
+        );
+        assert!(parse_window("0..8").is_err());
+        assert!(parse_window("a..8,0").unwrap_err().contains("`a`"));
+        let shape = parse_array("f32[3,5]{1,0:T(2,2)}").unwrap();
+        let w = |t: &str| Slice::windowed(shape, None, None, None, Some(parse_window(t).unwrap()));
+        let s = w("1..3,2..").unwrap();
+        assert_eq!((s.grid.rows(), s.grid.cols()), (1..3, 2..6));
+        assert_eq!(
+            w("0..5,0").err().unwrap(),
+            "--window rows 0..5 is not within 0..4, the rows of dim 0 (padding included)"
+        );
+        assert!(w("2..2,0").is_err());
     }
 
     #[test]
@@ -546,12 +833,12 @@ mod tests {
         )
         .unwrap();
         assert_eq!(s.cell(1, 3).offset, Some(12 + 4 + 3));
-        assert!(Slice::new(parse_array("f32[2,3]").unwrap(), Some(0), Some(0), None).is_err());
+        assert!(Slice::new(parse_array("f32[2,3]").unwrap(), Some(0), Some(0), None,).is_err());
         assert!(Slice::new(
             parse_array("f32[2,3,4]").unwrap(),
             None,
             None,
-            Some("5,0,0")
+            Some("5,0,0"),
         )
         .is_err());
     }

@@ -1,7 +1,8 @@
 //! `layout explain`: a shape in words — canonical form, element type, dims
-//! with their letters, the order in words, the physical shape after each
-//! tile level, strides, sizes, memory space, and (with `--index`) where one
-//! element lands.
+//! with their letters and a legend of them, the order in words, the
+//! physical shape after each tile level, strides, sizes, memory space, and
+//! (with `--index`) where one element lands. [`parse_dimension`] reads a
+//! dimension given by number or letter for every command that asks for one.
 //!
 //! Uses: [`crate::format`], [`crate::people`], [`crate::output`],
 //! [`crate::machine`] (index parsing).
@@ -311,6 +312,77 @@ fn strides_in_words(dims: &[u64]) -> String {
     format!("[{}]", words.join(", "))
 }
 
+/// The letters of `a`'s dimensions, minor-numbered first: `x` is the
+/// last dimension, `y` the one before, then `z` and `p` (`"p z y x"` for
+/// rank 4, `"y x"` for rank 2); empty past rank 4 and for scalars.
+fn letters(a: &ArrayShape) -> Vec<(char, usize)> {
+    (0..a.rank())
+        .filter_map(|d| a.dimension_letter(d).map(|c| (c, d)))
+        .collect()
+}
+
+/// The legend of the dimension letters `explain` prints (`None` for a
+/// scalar): which dimension each names, and that `draw` takes them.
+pub fn letters_legend(a: &ArrayShape) -> Option<String> {
+    let rank = a.rank();
+    if rank == 0 {
+        return None;
+    }
+    let named = letters(a);
+    if named.is_empty() {
+        return Some(format!(
+            "none past rank 4: dimensions are named by number, d0..d{}",
+            rank - 1
+        ));
+    }
+    let pairs: Vec<String> = named.iter().map(|(c, d)| format!("{c}={d}")).collect();
+    Some(format!(
+        "x is the last dimension, y the one before, then z, p: {} (draw --rows/--cols take them)",
+        pairs.join(" ")
+    ))
+}
+
+/// A dimension of `a` given as a number (`2`) or a letter (`y`): one
+/// parser for every option that asks for a dimension. The error names the
+/// valid numbers and letters for the shape's rank.
+pub fn parse_dimension(a: &ArrayShape, text: &str) -> Result<usize, String> {
+    let rank = a.rank();
+    let t = text.trim();
+    let valid = || {
+        if rank == 0 {
+            return "a scalar has no dimensions".to_string();
+        }
+        let named = letters(a);
+        let mut v = format!("give a number 0..={}", rank - 1);
+        if named.is_empty() {
+            write!(v, " (rank {rank} has no dimension letters)").unwrap();
+        } else {
+            let pairs: Vec<String> = named.iter().map(|(c, d)| format!("{c}={d}")).collect();
+            write!(v, " or a letter {}", pairs.join(" ")).unwrap();
+        }
+        v
+    };
+    if let Ok(d) = t.parse::<usize>() {
+        if d < rank {
+            return Ok(d);
+        }
+        return Err(format!(
+            "dimension {d} is out of range for rank {rank}: {}",
+            valid()
+        ));
+    }
+    let mut chars = t.chars();
+    if let (Some(c), None) = (chars.next(), chars.next()) {
+        if let Some(d) = a.dimension_of_letter(c.to_ascii_lowercase()) {
+            return Ok(d);
+        }
+    }
+    Err(format!(
+        "`{t}` is not a dimension of this rank-{rank} shape: {}",
+        valid()
+    ))
+}
+
 /// "row-major", "column-major" or which dimension is minor.
 fn order_in_words(a: &ArrayShape) -> String {
     let l = a.layout();
@@ -380,6 +452,9 @@ fn array(
             dims.join(" ")
         },
     );
+    if let Some(legend) = letters_legend(a) {
+        w(out, "letters", legend);
+    }
     w(out, "order", order_in_words(a));
     if a.has_unbounded_dims() {
         w(
@@ -502,6 +577,39 @@ fn array(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn dimensions_by_number_or_letter() {
+        let a = layout_core::parse_array("f32[2,3,4]").unwrap();
+        assert_eq!(parse_dimension(&a, "y"), Ok(1));
+        assert_eq!(parse_dimension(&a, " X "), Ok(2));
+        assert_eq!(parse_dimension(&a, "0"), Ok(0));
+        assert_eq!(
+            parse_dimension(&a, "p").unwrap_err(),
+            "`p` is not a dimension of this rank-3 shape: give a number 0..=2 or a letter z=0 y=1 x=2"
+        );
+        assert_eq!(
+            parse_dimension(&a, "3").unwrap_err(),
+            "dimension 3 is out of range for rank 3: give a number 0..=2 or a letter z=0 y=1 x=2"
+        );
+        let wide = layout_core::parse_array("f32[1,1,1,1,2]").unwrap();
+        assert_eq!(parse_dimension(&wide, "4"), Ok(4));
+        assert!(parse_dimension(&wide, "x")
+            .unwrap_err()
+            .ends_with("give a number 0..=4 (rank 5 has no dimension letters)"));
+        let scalar = layout_core::parse_array("f32[]").unwrap();
+        assert!(parse_dimension(&scalar, "0")
+            .unwrap_err()
+            .ends_with("a scalar has no dimensions"));
+        assert_eq!(letters_legend(&scalar), None);
+        assert_eq!(
+            letters_legend(&a).unwrap(),
+            "x is the last dimension, y the one before, then z, p: z=0 y=1 x=2 (draw --rows/--cols take them)"
+        );
+        assert!(letters_legend(&wide)
+            .unwrap()
+            .starts_with("none past rank 4"));
+    }
 
     #[test]
     fn strides_are_checked() {

@@ -85,6 +85,9 @@ enum Command {
         index: Option<String>,
     },
     /// Explain a shape in words (default: the seed example).
+    ///
+    /// Dimensions are named by letter, x the last, then y, z, p (up to
+    /// rank 4); `layout draw` takes the letters for --rows and --cols.
     Explain {
         /// The shape to explain.
         shape: Option<String>,
@@ -96,18 +99,34 @@ enum Command {
         json: bool,
     },
     /// Draw a 2-D slice of a layout as a grid of element offsets.
+    ///
+    /// Padding slots are `·`; with --lines, `|` and `-` bound the first
+    /// tile level, `:` and `.` the second (in SVG: solid and dashed). The
+    /// text fits $COLUMNS characters, or 80 on a terminal: wider grids are
+    /// cropped, with a note. At most 64 rows and 64 columns are drawn;
+    /// --window picks which.
     Draw {
         /// The array shape to draw.
         shape: String,
-        /// The dimension drawn as rows (default: the second-to-last).
-        #[arg(long)]
-        rows: Option<usize>,
-        /// The dimension drawn as columns (default: the last).
-        #[arg(long)]
-        cols: Option<usize>,
+        /// The dimension drawn as rows, by number or letter (x is the
+        /// last, then y, z, p; see `layout explain`). Default: the
+        /// second-to-last.
+        #[arg(long, value_name = "DIM")]
+        rows: Option<String>,
+        /// The dimension drawn as columns, by number or letter. Default:
+        /// the last.
+        #[arg(long, value_name = "DIM")]
+        cols: Option<String>,
         /// A full index fixing the other dimensions, e.g. 3,0,0,0.
         #[arg(long)]
         at: Option<String>,
+        /// The rows and columns shown: ROWS,COLS, each A..B (A to B-1),
+        /// A.., ..B, .. or A; e.g. 0..8,120..136. Padding slots count.
+        #[arg(long, value_name = "ROWS,COLS")]
+        window: Option<String>,
+        /// Draw the tile boundaries in the text grid.
+        #[arg(long)]
+        lines: bool,
         /// Write the grid as SVG to this file instead.
         #[arg(long)]
         svg: Option<String>,
@@ -156,12 +175,16 @@ fn main() -> ExitCode {
             rows,
             cols,
             at,
+            window,
+            lines,
             svg,
         }) => draw::run(&draw::Request {
             shape: &shape,
-            rows,
-            cols,
+            rows: rows.as_deref(),
+            cols: cols.as_deref(),
             at: at.as_deref(),
+            window: window.as_deref(),
+            lines,
             svg: svg.as_deref(),
         }),
         Some(Command::Scan {

@@ -350,3 +350,266 @@ fn explain_json_errors_are_json_with_status_1() {
         assert!(v["error"].as_str().is_some_and(|e| !e.is_empty()), "{v}");
     }
 }
+
+/// `layout` with `COLUMNS` set (the text grid fits that many characters).
+fn layout_columns(columns: &str, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_layout"))
+        .args(args)
+        .env("COLUMNS", columns)
+        .output()
+        .unwrap()
+}
+
+/// The numbers of a grid line after its row label (separators dropped).
+fn offsets_of(line: &str) -> Vec<u64> {
+    line.split_whitespace()
+        .skip(1)
+        .filter(|w| !matches!(*w, "|" | ":"))
+        .map(|w| w.parse().unwrap())
+        .collect()
+}
+
+#[test]
+fn draw_takes_dimension_letters_and_numbers() {
+    let by_letter = layout_columns(
+        "200",
+        &[
+            "draw",
+            "f32[2,3,4]",
+            "--rows",
+            "z",
+            "--cols",
+            "x",
+            "--at",
+            "0,1,0",
+        ],
+    );
+    let by_number = layout_columns(
+        "200",
+        &[
+            "draw",
+            "f32[2,3,4]",
+            "--rows",
+            "0",
+            "--cols",
+            "2",
+            "--at",
+            "0,1,0",
+        ],
+    );
+    assert!(by_letter.status.success());
+    assert_eq!(stdout(&by_letter), stdout(&by_number));
+    let text = stdout(&by_letter);
+    assert!(text.starts_with("f32[2,3,4]{2,1,0}: rows dim 0, columns dim 2, fixed dim 1=1\n"));
+    // Row 1 of dim 0 at y = 1: 12 + 4 + x.
+    assert_eq!(offsets_of(text.lines().nth(3).unwrap()), [16, 17, 18, 19]);
+
+    let out = layout(&["draw", "f32[2,3,4]", "--rows", "p"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        "error: `p` is not a dimension of this rank-3 shape: give a number 0..=2 or a letter z=0 y=1 x=2\n"
+    );
+    let out = layout(&["draw", "f32[1,1,1,1,2]", "--cols", "x"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8(out.stderr)
+        .unwrap()
+        .contains("rank 5 has no dimension letters"));
+}
+
+#[test]
+fn explain_has_a_legend_of_the_letters() {
+    let text = stdout(&layout(&["explain", "f32[2,3,4]"]));
+    assert_eq!(field(&text, "dims"), "z=2 y=3 x=4");
+    assert_eq!(
+        field(&text, "letters"),
+        "x is the last dimension, y the one before, then z, p: z=0 y=1 x=2 (draw --rows/--cols take them)"
+    );
+    let wide = stdout(&layout(&["explain", "f32[1,1,1,1,2]"]));
+    assert_eq!(
+        field(&wide, "letters"),
+        "none past rank 4: dimensions are named by number, d0..d4"
+    );
+    assert!(!stdout(&layout(&["explain", "f32[]"])).contains("letters"));
+}
+
+/// A shape from the hand-written HLO dump, drawn through a window across a
+/// tile corner: every number is the plan's offset, the lines are where the
+/// tiles of both levels end.
+#[test]
+fn draw_window_of_a_dump_shape_matches_the_plan() {
+    let dump = include_str!("../../tests/data/hlo/handwritten.hlo");
+    let shape = "bf16[16,256]{1,0:T(8,128)(2,1)S(1)}";
+    assert!(dump.contains(shape));
+    let out = layout_columns(
+        "200",
+        &[
+            "draw",
+            shape,
+            "--rows",
+            "y",
+            "--cols",
+            "x",
+            "--window",
+            "5..11,126..130",
+            "--lines",
+        ],
+    );
+    assert!(out.status.success(), "{out:?}");
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0],
+        format!("{shape}: rows dim 0, columns dim 1 (rows 5..11 of 16, columns 126..130 of 256)")
+    );
+    assert_eq!(
+        lines[1].split_whitespace().collect::<Vec<_>>(),
+        ["126", "127", "128", "129"]
+    );
+    let a = layout_core::parse_array(shape).unwrap();
+    let plan = layout_core::Plan::new(&a).unwrap();
+    let grid_rows: Vec<&&str> = lines[2..]
+        .iter()
+        .take_while(|l| !l.starts_with('|'))
+        .filter(|l| l.trim_start().starts_with(|c: char| c.is_ascii_digit()))
+        .collect();
+    assert_eq!(grid_rows.len(), 6);
+    for (r, line) in (5u64..11).zip(&grid_rows) {
+        let want: Vec<u64> = (126..130).map(|c| plan.offset(&[r, c]).unwrap()).collect();
+        assert_eq!(offsets_of(line), want, "row {r}");
+        // (2,1) pairs each column's rows: `:` inside a (8,128) tile, `|` across.
+        let seps: Vec<&str> = line
+            .split_whitespace()
+            .filter(|w| matches!(*w, "|" | ":"))
+            .collect();
+        assert_eq!(seps, [":", "|", ":"], "{line}");
+    }
+    // Rows 7 and 8 are in different (8,128) tiles; 5|6 and 9|10 in
+    // different (2,1) tiles of one.
+    let rule = |after: &str| {
+        let at = lines.iter().position(|l| l.starts_with(after)).unwrap();
+        lines[at + 1].trim().chars().next().unwrap()
+    };
+    assert_eq!(rule(" 5"), '.');
+    assert_eq!(rule(" 7"), '-');
+    assert_eq!(rule(" 9"), '.');
+    assert!(lines.contains(&"| and - bound tile 0 (8,128), : and . tile 1 (2,1) inside it"));
+    // Without --lines: the same numbers, no separators, and a note naming
+    // both tile levels.
+    let plain = stdout(&layout_columns(
+        "200",
+        &[
+            "draw",
+            shape,
+            "--rows",
+            "y",
+            "--cols",
+            "x",
+            "--window",
+            "5..11,126..130",
+        ],
+    ));
+    assert!(!plain.contains(" | ") && !plain.contains(" : "));
+    assert_eq!(
+        offsets_of(plain.lines().nth(2).unwrap()),
+        offsets_of(grid_rows[0])
+    );
+    assert!(plain
+        .lines()
+        .any(|l| l == "tile 0 (8,128), tile 1 (2,1) inside it (--lines draws their boundaries)"));
+}
+
+#[test]
+fn draw_fits_the_terminal_width() {
+    let shape = "bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}";
+    let out = layout_columns("60", &["draw", shape, "--at", "3,0,0,0"]);
+    let text = stdout(&out);
+    let grid: Vec<&str> = text
+        .lines()
+        .skip(1)
+        .take_while(|l| !l.starts_with('('))
+        .collect();
+    assert!(grid.len() > 64);
+    assert!(grid.iter().all(|l| l.chars().count() <= 60), "{text}");
+    // 9-digit offsets with 3-character gaps: 5 columns after the label.
+    assert_eq!(grid[0].split_whitespace().count(), 5);
+    assert!(text.contains(
+        "(columns 0..5 of 0..64 shown to fit 60 characters; set COLUMNS or use --window)"
+    ));
+    let wide = stdout(&layout_columns("2000", &["draw", shape, "--at", "3,0,0,0"]));
+    assert!(!wide.contains("shown to fit"));
+    assert_eq!(wide.lines().nth(1).unwrap().split_whitespace().count(), 64);
+}
+
+#[test]
+fn draw_strip_marks_padding_like_the_grid() {
+    let text = stdout(&layout_columns("200", &["draw", "f32[3,5]{1,0:T(2,2)}"]));
+    assert_eq!(
+        text.lines().last().unwrap(),
+        "memory order: a b f g c d h i e · j · k l · · m n · · o · · ·"
+    );
+    // The grid's padding row uses the same mark.
+    assert!(text
+        .lines()
+        .any(|l| l.split_whitespace().collect::<Vec<_>>() == ["3", "·", "·", "·", "·", "·", "·"]));
+}
+
+#[test]
+fn draw_svg_cells_fit_eight_digit_offsets_and_dash_the_minor_tiles() {
+    let dir = std::env::temp_dir().join(format!("layout-draw-wide-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("seed.svg");
+    let shape = "bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}";
+    let out = layout(&[
+        "draw",
+        shape,
+        "--at",
+        "3,0,0,0",
+        "--window",
+        "6..10,126..130",
+        "--svg",
+        path.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let svg = std::fs::read_to_string(&path).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    let a = layout_core::parse_array(shape).unwrap();
+    let plan = layout_core::Plan::new(&a).unwrap();
+    // Every cell is as wide as its 8-digit label needs at 12px monospace
+    // (7.2 px a character), and the cells do not overlap.
+    let widths: Vec<u64> = svg
+        .lines()
+        .filter(|l| l.contains("class=\"element\""))
+        .map(|l| {
+            let w = l.split("width=\"").nth(1).unwrap();
+            w[..w.find('"').unwrap()].parse().unwrap()
+        })
+        .collect();
+    assert_eq!(widths.len(), 16);
+    let xs: Vec<u64> = svg
+        .lines()
+        .filter(|l| l.contains("class=\"element\""))
+        .take(4)
+        .map(|l| {
+            let x = l.split(" x=\"").nth(1).unwrap();
+            x[..x.find('"').unwrap()].parse().unwrap()
+        })
+        .collect();
+    let label = plan.offset(&[3, 0, 9, 129]).unwrap().to_string();
+    assert_eq!(label.len(), 8);
+    for (w, pair) in widths.iter().zip(xs.windows(2)) {
+        assert!(*w as f64 >= label.len() as f64 * 7.2 + 8.0, "{w}");
+        assert_eq!(pair[1] - pair[0], *w);
+    }
+    for (r, c) in [(6u64, 126u64), (9, 129)] {
+        let o = plan.offset(&[3, 0, r, c]).unwrap();
+        assert!(svg.contains(&format!(">{o}</text>")), "{o}");
+    }
+    // Columns 127|128 cross a (8,128) tile: solid; the (2,1) tiles are
+    // dashed between every column inside one and between rows 7|8 only
+    // solid.
+    assert!(svg.contains("class=\"tile0\""));
+    assert!(svg.contains("class=\"tile1\""));
+    assert!(svg.contains("stroke-dasharray"));
+    assert!(svg.contains("solid lines: tile 0 (8,128); dashed: tile 1 (2,1)"));
+}

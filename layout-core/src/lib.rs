@@ -19,7 +19,7 @@
 //! | 2 | `text` | lexer, parser (text -> [`UncheckedArray`]), printer |
 //! | 3 | `rules` | the validator in rule groups; the only maker of [`ArrayShape`]; [`parse`], [`parse_array`] |
 //! | 4 | `plan` | [`Plan`]: the offset tables of a valid layout |
-//! | 5 | `math` | offsets, inverse, sizes, walks, [`StaticLayout`], views |
+//! | 5 | `math` | offsets, inverse, sizes, walks, [`StaticLayout`], views, [`LayoutGrid`] |
 //!
 //! Text becomes an [`UncheckedArray`], whose only ways forward are
 //! validation and printing; validation gives an [`ArrayShape`], on which
@@ -84,6 +84,7 @@ pub use base::limits::{
 #[doc(hidden)]
 pub use math::fixed::{__out_of_bounds, DigitParts};
 pub use math::fixed::{MemoryOrder, RankedLayout, StaticLayout, StaticShape, Unresolved};
+pub use math::grid::{GridCell, LayoutGrid, PADDING_MARK};
 pub use math::iter::compare_indices;
 pub use math::packed::{PackedElement, PackedNatural, PackedView, PackedViewMut};
 pub use math::relayout::{relayout, relayout_bytes, RelayoutPlan};
