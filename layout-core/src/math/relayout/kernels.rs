@@ -162,6 +162,8 @@ impl Block {
     /// source in, rows of the destination out (each one slice when the
     /// rows are adjacent).
     #[inline(always)]
+    // `t[j][i]`: both indices are loop counters by design.
+    #[allow(clippy::needless_range_loop)]
     fn micro<T: Copy, const P: usize, const Q: usize>(
         &self,
         src: &[T],
