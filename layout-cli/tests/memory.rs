@@ -74,7 +74,7 @@ fn real_dumps_padding_is_allocated_minus_unpadded() {
 }
 
 #[test]
-fn table_padding_has_thousands_separators() {
+fn table_bytes_and_padding_have_thousands_separators() {
     let hlo = b"HloModule m\n\nENTRY %main {\n  %p = f32[3,5]{1,0:T(8,128)} parameter(0)\n  ROOT %q = f32[300,5]{1,0:T(8,128)} copy(%p)\n}\n";
     let out = layout(&["scan", "-"], hlo);
     assert_eq!(out.status.code(), Some(0));
@@ -89,9 +89,9 @@ fn table_padding_has_thousands_separators() {
             .collect::<Vec<_>>()
     };
     // 8x128 f32 slots for 15 elements: 4096 - 60 bytes.
-    assert_eq!(row("%p")[2..4], ["4096", "4,036"]);
+    assert_eq!(row("%p")[2..4], ["4,096", "4,036"]);
     // 38 x 8 rows of 128 slots: 155,648 bytes for 6,000 of data.
-    assert_eq!(row("%q")[3..5], ["155648", "149,648"]);
+    assert_eq!(row("%q")[3..5], ["155,648", "149,648"]);
 }
 
 /// The rows of a ranked list (header first), split into cells; the shape
@@ -134,7 +134,11 @@ fn sort_bytes_and_top_rank_the_largest_values_of_a_real_dump() {
             ["NAME", "COMPUTATION", "OPCODE", "BYTES", "PADDING", "SPACE"]
         );
         assert_eq!(rows.len(), 1 + 5, "{name}");
-        let bytes: Vec<u64> = rows[1..].iter().map(|r| r[3].parse().unwrap()).collect();
+        // Thousands separators, as in the totals.
+        let bytes: Vec<u64> = rows[1..]
+            .iter()
+            .map(|r| r[3].replace(',', "").parse().unwrap())
+            .collect();
         assert!(bytes.windows(2).all(|w| w[0] >= w[1]), "{name}: {bytes:?}");
         // The largest is the largest of all instructions in --json.
         let largest = scan_json(&read(name))

@@ -12,7 +12,10 @@ use serde_json::Value;
 const EXIT_OUTPUT: i32 = 3;
 
 fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_layout"))
+    // The draw tests expect the whole window: no terminal width.
+    let mut c = Command::new(env!("CARGO_BIN_EXE_layout"));
+    c.env_remove("COLUMNS");
+    c
 }
 
 /// `depth` computations nested inline (`to_apply={ ... }`), one instruction

@@ -788,7 +788,7 @@ fn table_rows_are_aligned_and_shapes_verbatim() {
             .unwrap()
     };
     assert!(row("%unk").contains(" ?        ?  S(0) "));
-    assert!(row("%pair").contains(" 4112        0  mixed "));
+    assert!(row("%pair").contains(" 4,112        0  mixed "));
     assert!(row("%handle").contains(" 0        0  - "));
     assert!(row("%gte").contains(" 16        0  S(5) "));
     // s32[] tiled by 128: 512 bytes allocated for 4.

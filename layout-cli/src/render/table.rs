@@ -212,7 +212,7 @@ impl Table {
                 w.name = w.name.max(name_len);
                 w.opcode = w.opcode.max(opcode.map_or(14, |o| o.end - o.start));
                 if let Bytes::Known(n) = bytes {
-                    w.bytes = w.bytes.max(decimal_len(i128::from(n)));
+                    w.bytes = w.bytes.max(grouped(n).len());
                 }
                 if let Bytes::Known(n) = padding {
                     w.padding = w.padding.max(grouped(n).len());
@@ -240,7 +240,7 @@ impl Table {
                     space: space_w,
                 } = *widths;
                 let bytes: Cow<str> = match bytes {
-                    Bytes::Known(n) => n.to_string().into(),
+                    Bytes::Known(n) => grouped(n).into(),
                     Bytes::Unknown => "?".into(),
                     Bytes::Error => "error".into(),
                 };
