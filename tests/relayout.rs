@@ -426,3 +426,35 @@ fn large_transposes_and_tiles_match_the_plans() {
         }
     }
 }
+
+/// The nibble of slot `bit / 4` of an `E(4)` buffer.
+fn nibble(buf: &[u8], bit: u64) -> u8 {
+    (buf[(bit / 8) as usize] >> (bit % 8)) & 0xF
+}
+
+#[test]
+fn int4_pairs_of_tpu_layouts_both_ways() {
+    for (from, to) in [
+        ("s4[64,256]{1,0:E(4)}", "s4[64,256]{1,0:T(8,128)(2,1)E(4)}"),
+        ("s4[64,256]{1,0:T(8,128)(2,1)E(4)}", "s4[64,256]{1,0:E(4)}"),
+        ("u4[32,512]{1,0:E(4)}", "u4[32,512]{1,0:T(8,128)E(4)}"),
+        ("s4[24,260]{1,0:E(4)}", "s4[24,260]{1,0:T(8,128)(2,1)E(4)}"),
+    ] {
+        let (a, b) = (parse_array(from).unwrap(), parse_array(to).unwrap());
+        let plan = RelayoutPlan::new(&a, &b).unwrap();
+        let src = random_bytes(plan.source_bytes() as usize, 5);
+        let mut dst = random_bytes(plan.destination_bytes() as usize, 6);
+        plan.run_bytes(&src, &mut dst).unwrap();
+        let mut seen = 0;
+        let (r, c) = (a.dims()[0].layout_size().unwrap(), a.dims()[1].layout_size().unwrap());
+        for i in 0..r {
+            for j in 0..c {
+                let x = [i, j];
+                let (sa, sb) = (a.bit_offset(&x).unwrap(), b.bit_offset(&x).unwrap());
+                assert_eq!(nibble(&dst, sb), nibble(&src, sa), "{from} -> {to} at {x:?}");
+                seen += 1;
+            }
+        }
+        assert_eq!(seen, r * c);
+    }
+}

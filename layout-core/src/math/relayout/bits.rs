@@ -5,7 +5,8 @@
 //! bits) is repacked: sign-extended for signed integers, zero-extended
 //! otherwise.
 
-use super::modes::Nest;
+use super::kernels::each;
+use super::modes::{Mode, Nest, MODES};
 use crate::base::element::ElementType;
 
 /// Low `w` bits set.
@@ -100,14 +101,133 @@ impl Copier {
     /// Copies a box through a faster path where there is one (`true`), or
     /// leaves it to [`Copier::one`] (`false`).
     pub(crate) fn nest(&self, n: &Nest, src: &[u8], dst: &mut [u8]) -> bool {
-        let _ = (n, src, dst);
+        let w = self.src_bits;
+        if w != self.dst_bits || !matches!(w, 1 | 2 | 4) {
+            return false;
+        }
+        // Slots per byte; every step must move whole bytes.
+        let k = 8 / w;
+        let modes = &n.modes[..n.len];
+        let Some((&m0, rest)) = modes.split_first() else {
+            return false;
+        };
+        if n.src % k != 0 || n.dst % k != 0 {
+            return false;
+        }
+        let bytes = |m: &Mode| m.src % k == 0 && m.dst % k == 0;
+        if m0.src == 1 && m0.dst == 1 && m0.range % k == 0 && rest.iter().all(bytes) {
+            let len = (m0.range / k) as usize;
+            let outer = Outer::of(rest, k);
+            each(outer.modes(), n.src / k, n.dst / k, |s, d| {
+                dst[d..d + len].copy_from_slice(&src[s..s + len]);
+            });
+            return true;
+        }
+        if w != 4 || rest.is_empty() {
+            return false;
+        }
+        // Nibble pairs, the `(2,1)` sub-tile of `E(4)` layouts: two source
+        // rows woven into one destination run, or one source run split
+        // into two destination rows.
+        let Some(q) = rest.iter().position(|m| m.src == 1) else {
+            return false;
+        };
+        let m1 = rest[q];
+        let mut others = [m0; MODES];
+        let mut len = 0;
+        for (i, m) in rest.iter().enumerate() {
+            if i != q {
+                if !bytes(m) {
+                    return false;
+                }
+                others[len] = *m;
+                len += 1;
+            }
+        }
+        let outer = Outer::of(&others[..len], 2);
+        if m0.range == 2 && m0.dst == 1 && m0.src % 2 == 0 && m1.dst == 2 && m1.range % 2 == 0 {
+            let (half, row) = ((m1.range / 2) as usize, (m0.src / 2) as usize);
+            each(outer.modes(), n.src / 2, n.dst / 2, |s, d| {
+                let (a, b) = (&src[s..s + half], &src[s + row..s + row + half]);
+                weave(a, b, &mut dst[d..d + 2 * half]);
+            });
+            return true;
+        }
+        if m1.range == 2 && m1.dst % 2 == 0 && m0.src == 2 && m0.range % 2 == 0 {
+            let (half, row) = ((m0.range / 2) as usize, (m1.dst / 2) as usize);
+            each(outer.modes(), n.src / 2, n.dst / 2, |s, d| {
+                let (a, b) = dst[d..d + row + half].split_at_mut(row);
+                unweave(&src[s..s + 2 * half], &mut a[..half], &mut b[..half]);
+            });
+            return true;
+        }
         false
+    }
+}
+
+/// Loops with their strides in bytes (`k` slots a byte).
+struct Outer {
+    modes: [Mode; MODES],
+    len: usize,
+}
+
+impl Outer {
+    fn of(modes: &[Mode], k: u64) -> Outer {
+        let mut o = Outer {
+            modes: [Mode {
+                range: 0,
+                src: 0,
+                dst: 0,
+            }; MODES],
+            len: modes.len(),
+        };
+        for (out, m) in o.modes.iter_mut().zip(modes) {
+            *out = Mode {
+                range: m.range,
+                src: m.src / k,
+                dst: m.dst / k,
+            };
+        }
+        o
+    }
+
+    fn modes(&self) -> &[Mode] {
+        &self.modes[..self.len]
+    }
+}
+
+/// Byte `i` of `a` and of `b` (nibbles `2i`, `2i + 1` of two rows) into
+/// bytes `2i`, `2i + 1` of `out`: each holds one nibble of `a` (low) and
+/// the same nibble of `b` (high).
+fn weave(a: &[u8], b: &[u8], out: &mut [u8]) {
+    for ((o, &x), &y) in out.chunks_exact_mut(2).zip(a).zip(b) {
+        o[0] = (x & 0x0F) | (y << 4);
+        o[1] = (x >> 4) | (y & 0xF0);
+    }
+}
+
+/// The inverse of [`weave`].
+fn unweave(input: &[u8], a: &mut [u8], b: &mut [u8]) {
+    for ((i, x), y) in input.chunks_exact(2).zip(a).zip(b) {
+        *x = (i[0] & 0x0F) | (i[1] << 4);
+        *y = (i[0] >> 4) | (i[1] & 0xF0);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn weaving_nibble_pairs_and_back() {
+        let (a, b) = ([0x21u8, 0x43], [0xA9u8, 0xCB]);
+        let mut out = [0u8; 4];
+        weave(&a, &b, &mut out);
+        assert_eq!(out, [0x91, 0xA2, 0xB3, 0xC4]);
+        let (mut x, mut y) = ([0u8; 2], [0u8; 2]);
+        unweave(&out, &mut x, &mut y);
+        assert_eq!((x, y), (a, b));
+    }
 
     #[test]
     fn bits_round_trip_at_any_offset() {

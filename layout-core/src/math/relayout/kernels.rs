@@ -9,7 +9,7 @@ use super::modes::{Mode, Nest, MODES};
 /// Calls `f(src, dst)` with the offsets of every step of `outer` (innermost
 /// first), starting at `(src, dst)`.
 #[inline]
-fn each(outer: &[Mode], src: u64, dst: u64, mut f: impl FnMut(usize, usize)) {
+pub(crate) fn each(outer: &[Mode], src: u64, dst: u64, mut f: impl FnMut(usize, usize)) {
     let mut at = [0u64; MODES];
     let (mut s, mut d) = (src, dst);
     loop {
