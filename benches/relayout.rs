@@ -4,7 +4,8 @@
 //! group, so the ratio of their medians is the fraction of memory speed.
 //! Transposes also run ndarray's `assign(&a.t())` on the same array.
 //!
-//! Run: `cargo bench --bench relayout`, then
+//! Run: `cargo bench --bench relayout --features rayon` (without the
+//! feature, no `threads` rows), then
 //! `python3 tools/bench_table.py relayout` prints the table.
 
 use std::hint::black_box;
@@ -91,6 +92,10 @@ fn relayout(c: &mut Criterion) {
         });
         g.bench_function("relayout", |bench| {
             bench.iter(|| plan.run_bytes(black_box(&src), &mut dst).unwrap())
+        });
+        #[cfg(feature = "rayon")]
+        g.bench_function("threads", |bench| {
+            bench.iter(|| plan.par_run_bytes(black_box(&src), &mut dst).unwrap())
         });
         if nd > 0 {
             let dims = a.dims();

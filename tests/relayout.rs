@@ -410,6 +410,12 @@ fn large_transposes_and_tiles_match_the_plans() {
         let src = random_bytes(plan.source_bytes() as usize, 11);
         let mut dst = vec![0u8; plan.destination_bytes() as usize];
         plan.run_bytes(&src, &mut dst).unwrap();
+        #[cfg(feature = "rayon")]
+        {
+            let mut many = vec![1u8; dst.len()];
+            plan.par_run_bytes(&src, &mut many).unwrap();
+            assert_eq!(many, dst, "threads: {from} -> {to}");
+        }
         let e = a.element_size_in_bits() as usize / 8;
         let (r, c) = (
             a.dims()[0].layout_size().unwrap(),
@@ -445,13 +451,26 @@ fn int4_pairs_of_tpu_layouts_both_ways() {
         let src = random_bytes(plan.source_bytes() as usize, 5);
         let mut dst = random_bytes(plan.destination_bytes() as usize, 6);
         plan.run_bytes(&src, &mut dst).unwrap();
+        #[cfg(feature = "rayon")]
+        {
+            let mut many = random_bytes(dst.len(), 7);
+            plan.par_run_bytes(&src, &mut many).unwrap();
+            assert_eq!(many, dst, "threads: {from} -> {to}");
+        }
         let mut seen = 0;
-        let (r, c) = (a.dims()[0].layout_size().unwrap(), a.dims()[1].layout_size().unwrap());
+        let (r, c) = (
+            a.dims()[0].layout_size().unwrap(),
+            a.dims()[1].layout_size().unwrap(),
+        );
         for i in 0..r {
             for j in 0..c {
                 let x = [i, j];
                 let (sa, sb) = (a.bit_offset(&x).unwrap(), b.bit_offset(&x).unwrap());
-                assert_eq!(nibble(&dst, sb), nibble(&src, sa), "{from} -> {to} at {x:?}");
+                assert_eq!(
+                    nibble(&dst, sb),
+                    nibble(&src, sa),
+                    "{from} -> {to} at {x:?}"
+                );
                 seen += 1;
             }
         }

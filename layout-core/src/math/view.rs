@@ -10,7 +10,7 @@ use crate::base::error::{Error, ErrorKind, Span};
 use crate::math::fixed::{RankedLayout, StaticLayout};
 
 /// A Rust type that stores one XLA element type at its natural width.
-pub trait Element: Copy {
+pub trait Element: Copy + Send + Sync {
     /// The XLA element type.
     const ELEMENT_TYPE: ElementType;
     /// The value whose bits, least significant first, are `bits` (the low

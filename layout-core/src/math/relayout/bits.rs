@@ -111,10 +111,10 @@ impl Copier {
         let Some((&m0, rest)) = modes.split_first() else {
             return false;
         };
-        if n.src % k != 0 || n.dst % k != 0 {
+        if !n.src.is_multiple_of(k) || !n.dst.is_multiple_of(k) {
             return false;
         }
-        let bytes = |m: &Mode| m.src % k == 0 && m.dst % k == 0;
+        let bytes = |m: &Mode| m.src.is_multiple_of(k) && m.dst.is_multiple_of(k);
         if m0.src == 1 && m0.dst == 1 && m0.range % k == 0 && rest.iter().all(bytes) {
             let len = (m0.range / k) as usize;
             let outer = Outer::of(rest, k);

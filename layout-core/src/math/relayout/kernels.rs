@@ -60,12 +60,35 @@ pub(crate) fn copy_nest<T: Copy>(n: &Nest, src: &[T], dst: &mut [T]) {
                     len += 1;
                 }
             }
-            let block = Block {
+            let mut block = Block {
                 rp: m0.range as usize,
                 sp: m0.src as usize,
                 rq: mq.range as usize,
                 dq: mq.dst as usize,
+                rp0: 0,
+                sp1: 0,
             };
+            // A destination run shorter than a cache line continues in the
+            // next loop: take part of that loop into the block.
+            let line = 64 / core::mem::size_of::<T>().max(1);
+            if len > 0 && outer[0].dst == m0.range && block.rp < line && block.rq >= line {
+                let m1 = outer[0];
+                let mut c = (line / block.rp).min(m1.range as usize);
+                while c > 1 && !(m1.range as usize).is_multiple_of(c) {
+                    c -= 1;
+                }
+                if c > 1 {
+                    block.rp0 = block.rp;
+                    block.sp1 = m1.src as usize;
+                    block.rp *= c;
+                    let c = c as u64;
+                    outer[0] = Mode {
+                        range: m1.range / c,
+                        src: m1.src * c,
+                        dst: m1.dst * c,
+                    };
+                }
+            }
             each(&outer[..len], n.src, n.dst, |s, d| {
                 block.copy(src, s, dst, d)
             });
@@ -88,6 +111,11 @@ struct Block {
     sp: usize,
     rq: usize,
     dq: usize,
+    /// With `rp0 > 0`, `p` is two loops: `p % rp0` steps `sp` in the
+    /// source and `p / rp0` steps `sp1` (the destination is contiguous
+    /// across both).
+    rp0: usize,
+    sp1: usize,
 }
 
 /// The side, in bytes, of the squares `strip` walks block by block.
@@ -95,6 +123,28 @@ const SQUARE_BYTES: usize = 1024;
 
 impl Block {
     fn copy<T: Copy>(&self, src: &[T], s: usize, dst: &mut [T], d: usize) {
+        // Pairs of rows woven into one run, or one run split into a pair
+        // (the `(2,1)` sub-tiles of 16-bit layouts): both sides contiguous.
+        if self.rp == 2 && self.dq == 2 && self.rp0 == 0 {
+            let (a, b) = (
+                &src[s..s + self.rq],
+                &src[s + self.sp..s + self.sp + self.rq],
+            );
+            for ((o, x), y) in dst[d..d + 2 * self.rq].chunks_exact_mut(2).zip(a).zip(b) {
+                o[0] = *x;
+                o[1] = *y;
+            }
+            return;
+        }
+        if self.rq == 2 && self.sp == 2 && self.rp0 == 0 {
+            let (a, b) = dst[d..d + self.dq + self.rp].split_at_mut(self.dq);
+            let pairs = src[s..s + 2 * self.rp].chunks_exact(2);
+            for ((i, x), y) in pairs.zip(&mut a[..self.rp]).zip(&mut b[..self.rp]) {
+                *x = i[0];
+                *y = i[1];
+            }
+            return;
+        }
         // Squares of one cache line (64 bytes) a side: every line of
         // either side is read or written whole, once.
         match core::mem::size_of::<T>() {
@@ -148,12 +198,22 @@ impl Block {
         self.edges(src, s, dst, d, pn, qn);
     }
 
+    /// Source offset of block row `p` from the block's start.
+    #[inline(always)]
+    fn row(&self, p: usize) -> usize {
+        if self.rp0 == 0 {
+            p * self.sp
+        } else {
+            p % self.rp0 * self.sp + p / self.rp0 * self.sp1
+        }
+    }
+
     /// The elements outside `0..pn` x `0..qn`, one by one.
     fn edges<T: Copy>(&self, src: &[T], s: usize, dst: &mut [T], d: usize, pn: usize, qn: usize) {
         for q in 0..self.rq {
             let from = if q < qn { pn } else { 0 };
             for p in from..self.rp {
-                dst[d + p + q * self.dq] = src[s + p * self.sp + q];
+                dst[d + p + q * self.dq] = src[s + self.row(p) + q];
             }
         }
     }
@@ -173,9 +233,9 @@ impl Block {
         p: usize,
         q: usize,
     ) {
-        let from = s + p * self.sp + q;
+        let from = s + self.row(p) + q;
         let mut t = [[src[from]; P]; Q];
-        if self.sp == Q {
+        if self.sp == Q && self.rp0 == 0 {
             let block = &src[from..from + P * Q];
             for (i, row) in (0..P).zip(block.chunks_exact(Q)) {
                 for j in 0..Q {
@@ -184,7 +244,7 @@ impl Block {
             }
         } else {
             for i in 0..P {
-                let at = from + i * self.sp;
+                let at = s + self.row(p + i) + q;
                 let row = &src[at..at + Q];
                 for j in 0..Q {
                     t[j][i] = row[j];

@@ -21,6 +21,8 @@
 mod bits;
 mod kernels;
 mod modes;
+#[cfg(feature = "rayon")]
+mod parallel;
 
 use crate::base::element::ElementType;
 use crate::base::error::{Error, ErrorKind, Span};
@@ -381,18 +383,43 @@ impl RelayoutPlan {
     /// assert_eq!(out, [1, 2, 0xF8, 0xFF]);
     /// ```
     pub fn run_bytes(&self, src: &[u8], dst: &mut [u8]) -> Result<(), Error> {
+        self.run_bytes_on(src, dst, false)
+    }
+
+    /// [`RelayoutPlan::run_bytes`] on rayon's threads (the `rayon`
+    /// feature): each part of the copy writes its own range of `dst`.
+    /// Layouts whose parts cannot be cut that way, and element-by-element
+    /// copies, run on the calling thread. The same bytes either way.
+    ///
+    /// ```
+    /// use layout_core::{parse_array, RelayoutPlan};
+    /// let a = parse_array("u8[64,96]{1,0}").unwrap();
+    /// let b = parse_array("u8[64,96]{0,1:T(8,32)}").unwrap();
+    /// let plan = RelayoutPlan::new(&a, &b).unwrap();
+    /// let src: Vec<u8> = (0..6144).map(|i| i as u8).collect();
+    /// let (mut one, mut many) = (vec![0; 6144], vec![0; 6144]);
+    /// plan.run_bytes(&src, &mut one).unwrap();
+    /// plan.par_run_bytes(&src, &mut many).unwrap();
+    /// assert_eq!(one, many);
+    /// ```
+    #[cfg(feature = "rayon")]
+    pub fn par_run_bytes(&self, src: &[u8], dst: &mut [u8]) -> Result<(), Error> {
+        self.run_bytes_on(src, dst, true)
+    }
+
+    fn run_bytes_on(&self, src: &[u8], dst: &mut [u8], par: bool) -> Result<(), Error> {
         self.check_lengths(src.len(), dst.len(), self.src_bytes, self.dst_bytes)?;
         if self.src_bits == self.dst_bits && self.src_bits.is_multiple_of(8) {
             match self.src_bits / 8 {
-                1 => return self.run_chunks::<1>(src, dst),
-                2 => return self.run_chunks::<2>(src, dst),
-                4 => return self.run_chunks::<4>(src, dst),
-                8 => return self.run_chunks::<8>(src, dst),
-                16 => return self.run_chunks::<16>(src, dst),
+                1 => return self.run_chunks::<1>(src, dst, par),
+                2 => return self.run_chunks::<2>(src, dst, par),
+                4 => return self.run_chunks::<4>(src, dst, par),
+                8 => return self.run_chunks::<8>(src, dst, par),
+                16 => return self.run_chunks::<16>(src, dst, par),
                 _ => {}
             }
         }
-        self.run_bits(src, dst);
+        self.run_bits(src, dst, par);
         Ok(())
     }
 
@@ -409,6 +436,28 @@ impl RelayoutPlan {
     /// assert_eq!(out, [1.0, 3.0, 2.0, 4.0, 0.0, 0.0]);
     /// ```
     pub fn run<T: Element>(&self, src: &[T], dst: &mut [T]) -> Result<(), Error> {
+        self.run_on(src, dst, false)
+    }
+
+    /// [`RelayoutPlan::run`] on rayon's threads (the `rayon` feature), as
+    /// [`RelayoutPlan::par_run_bytes`] does.
+    ///
+    /// ```
+    /// use layout_core::{parse_array, RelayoutPlan};
+    /// let a = parse_array("f32[64,64]{1,0}").unwrap();
+    /// let b = parse_array("f32[64,64]{0,1}").unwrap();
+    /// let plan = RelayoutPlan::new(&a, &b).unwrap();
+    /// let src: Vec<f32> = (0..4096).map(|i| i as f32).collect();
+    /// let mut dst = vec![0.0; 4096];
+    /// plan.par_run(&src, &mut dst).unwrap();
+    /// assert_eq!(dst[1], 64.0);
+    /// ```
+    #[cfg(feature = "rayon")]
+    pub fn par_run<T: Element>(&self, src: &[T], dst: &mut [T]) -> Result<(), Error> {
+        self.run_on(src, dst, true)
+    }
+
+    fn run_on<T: Element>(&self, src: &[T], dst: &mut [T], par: bool) -> Result<(), Error> {
         let natural = u64::from(T::ELEMENT_TYPE.byte_width()) * 8;
         if T::ELEMENT_TYPE != self.element {
             return Err(Error::wide(
@@ -431,7 +480,7 @@ impl RelayoutPlan {
             }
         }
         self.check_lengths(src.len(), dst.len(), self.src_slots, self.dst_slots)?;
-        self.copy(src, dst, T::__from_bits(self.fill));
+        self.copy(src, dst, T::__from_bits(self.fill), par);
         Ok(())
     }
 
@@ -459,43 +508,81 @@ impl RelayoutPlan {
         Ok(())
     }
 
-    fn run_chunks<const N: usize>(&self, src: &[u8], dst: &mut [u8]) -> Result<(), Error> {
+    fn run_chunks<const N: usize>(
+        &self,
+        src: &[u8],
+        dst: &mut [u8],
+        par: bool,
+    ) -> Result<(), Error> {
         let (src, _) = src.as_chunks::<N>();
         let (dst, _) = dst.as_chunks_mut::<N>();
         let fill: [u8; N] = core::array::from_fn(|i| (self.fill >> (8 * i)) as u8);
-        self.copy(src, dst, fill);
+        self.copy(src, dst, fill, par);
         Ok(())
     }
 
     /// The copy over slices of whole slots.
-    fn copy<T: Copy>(&self, src: &[T], dst: &mut [T], fill: T) {
+    fn copy<T: Copy + Send + Sync>(&self, src: &[T], dst: &mut [T], fill: T, par: bool) {
         if self.fill_needed {
             dst.fill(fill);
         }
         match &self.how {
-            How::Chains(chains) => self.each_box(chains, |n| kernels::copy_nest(n, src, dst)),
+            How::Chains(chains) => {
+                #[cfg(feature = "rayon")]
+                if par {
+                    let parts = parallel::parts(|f| self.each_box(chains, f));
+                    if let Some(parts) = parts {
+                        let slot = |x: u64| usize::try_from(x).ok();
+                        let copy = |n: &Nest, d: &mut [T]| kernels::copy_nest(n, src, d);
+                        if parallel::run(parts, dst, slot, copy) {
+                            return;
+                        }
+                    }
+                }
+                let _ = par;
+                self.each_box(chains, &mut |n: &Nest| kernels::copy_nest(n, src, dst));
+            }
             How::General => self.each_general(|s, d| dst[d as usize] = src[s as usize]),
         }
     }
 
     /// The copy bit by bit, for packed elements.
-    fn run_bits(&self, src: &[u8], dst: &mut [u8]) {
+    fn run_bits(&self, src: &[u8], dst: &mut [u8], par: bool) {
         let copy = bits::Copier::new(self.element, self.src_bits, self.dst_bits);
         if self.fill_needed {
             copy.fill(dst, self.fill, self.dst_slots);
         }
+        let one_box = |n: &Nest, dst: &mut [u8]| {
+            if !copy.nest(n, src, dst) {
+                kernels::each_slot(n, |s, d| copy.one(src, s, dst, d));
+            }
+        };
         match &self.how {
-            How::Chains(chains) => self.each_box(chains, |n| {
-                if !copy.nest(n, src, dst) {
-                    kernels::each_slot(n, |s, d| copy.one(src, s, dst, d));
+            How::Chains(chains) => {
+                #[cfg(feature = "rayon")]
+                if par {
+                    let parts = parallel::parts(|f| self.each_box(chains, f));
+                    if let Some(parts) = parts {
+                        let bits = self.dst_bits;
+                        // Parts start and end on whole bytes, or run here.
+                        let byte = |x: u64| {
+                            let b = x.checked_mul(bits)?;
+                            b.is_multiple_of(8).then(|| usize::try_from(b / 8).ok())?
+                        };
+                        if parallel::run(parts, dst, byte, one_box) {
+                            return;
+                        }
+                    }
                 }
-            }),
+                let _ = par;
+                self.each_box(chains, &mut |n: &Nest| one_box(n, dst));
+            }
             How::General => self.each_general(|s, d| copy.one(src, s, dst, d)),
         }
     }
 
     /// Every box of the merged chains, as a loop nest.
-    fn each_box(&self, chains: &[Chain; MAX_RANK], mut f: impl FnMut(&Nest)) {
+    fn each_box(&self, chains: &[Chain; MAX_RANK], f: &mut dyn FnMut(&Nest)) {
         let rank = self.rank;
         let mut pieces = [[Piece {
             top: 0,

@@ -1,0 +1,113 @@
+//! The `rayon` feature: a relayout cut into parts that write disjoint
+//! ranges of the destination, copied on rayon's threads. Each box's
+//! outermost loop (the largest destination stride) is split; a part may
+//! run alone when everything it writes lies in its own range, which the
+//! plan checks before it splits (otherwise the copy stays on one thread).
+
+extern crate alloc;
+extern crate std;
+
+use alloc::vec::Vec;
+use rayon::prelude::*;
+
+use super::modes::Nest;
+
+/// One part: a box with its outermost loop cut to a range, and the slots
+/// `lo..hi` of the destination it writes.
+#[derive(Clone, Copy)]
+pub(crate) struct Part {
+    pub nest: Nest,
+    pub lo: u64,
+    pub hi: u64,
+}
+
+/// The parts of every box, sorted by destination range; `None` when two
+/// parts' ranges overlap (or a box cannot be split that way).
+pub(crate) fn parts(mut each_box: impl FnMut(&mut dyn FnMut(&Nest))) -> Option<Vec<Part>> {
+    let threads = rayon::current_num_threads().max(1) as u64;
+    let mut out = Vec::new();
+    let mut ok = true;
+    each_box(&mut |n: &Nest| {
+        if !ok {
+            return;
+        }
+        let modes = &n.modes[..n.len];
+        let Some((top, inner)) = modes.split_last() else {
+            out.push(Part {
+                nest: *n,
+                lo: n.dst,
+                hi: n.dst + 1,
+            });
+            return;
+        };
+        // Slots the inner loops reach past a step of the outer one.
+        let span = inner.iter().try_fold(1u64, |s, m| {
+            (m.range - 1)
+                .checked_mul(m.dst)
+                .and_then(|x| x.checked_add(s))
+        });
+        let Some(span) = span.filter(|&s| s <= top.dst) else {
+            ok = false;
+            return;
+        };
+        let step = top.range.div_ceil(threads * 4).max(1);
+        let mut k = 0;
+        while k < top.range {
+            let count = step.min(top.range - k);
+            let mut part = *n;
+            part.modes[n.len - 1].range = count;
+            part.src = n.src + k * top.src;
+            part.dst = n.dst + k * top.dst;
+            out.push(Part {
+                nest: part,
+                lo: part.dst,
+                hi: part.dst + (count - 1) * top.dst + span,
+            });
+            k += count;
+        }
+    });
+    if !ok {
+        return None;
+    }
+    out.sort_unstable_by_key(|p| p.lo);
+    if out.windows(2).any(|w| w[0].hi > w[1].lo) {
+        return None;
+    }
+    Some(out)
+}
+
+/// Runs `f` on every part with its own piece of `dst` (`scale` slots of
+/// `dst` per slot of the parts' ranges, `1` for whole slots), the part's
+/// destination offsets made relative to that piece.
+pub(crate) fn run<T: Send>(
+    parts: Vec<Part>,
+    dst: &mut [T],
+    unit: impl Fn(u64) -> Option<usize> + Sync,
+    f: impl Fn(&Nest, &mut [T]) + Sync,
+) -> bool {
+    let mut jobs = Vec::with_capacity(parts.len());
+    let mut rest: &mut [T] = dst;
+    let mut at = 0usize;
+    for p in &parts {
+        let (Some(lo), Some(hi)) = (unit(p.lo), unit(p.hi)) else {
+            return false;
+        };
+        let (Some(skip), Some(len)) = (lo.checked_sub(at), hi.checked_sub(lo)) else {
+            return false;
+        };
+        if skip + len > rest.len() {
+            return false;
+        }
+        let tail = core::mem::take(&mut rest);
+        let (_, tail) = tail.split_at_mut(skip);
+        let (mine, tail) = tail.split_at_mut(len);
+        rest = tail;
+        at = hi;
+        jobs.push((p.nest, p.lo, mine));
+    }
+    jobs.into_par_iter().for_each(|(mut n, lo, mine)| {
+        n.dst -= lo;
+        f(&n, mine);
+    });
+    true
+}
