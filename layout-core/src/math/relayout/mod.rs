@@ -54,12 +54,26 @@ fn mismatch(what: i64, a: i128, b: i128) -> Error {
     )
 }
 
-/// The digits of one side, copied to the plan's capacity.
+/// How one side finds its elements when the two layouts have no common
+/// digit chains.
+#[derive(Clone, Copy, Debug)]
+// Digit tables are the common case; a shape is kept only for layouts
+// without them, and planned again when a copy runs (a `Plan` is larger).
+#[allow(clippy::large_enum_variant)]
+enum Walk {
+    /// The side's own digit tables.
+    Digits([DimDigits<8>; MAX_RANK]),
+    /// A layout without digit tables, planned when a copy runs.
+    Shape(ArrayShape),
+    /// The plan of a `StaticLayout` without digit tables.
+    Static(&'static Plan),
+}
+
+/// One side of a relayout, as the plan is built.
 struct Side {
     rank: usize,
     limits: [u64; MAX_RANK],
-    digits: Option<[DimDigits<8>; MAX_RANK]>,
-    plan: Option<Plan>,
+    walk: Walk,
     slots: u64,
     bytes: u64,
     bits: u64,
@@ -76,8 +90,10 @@ impl Side {
         Ok(Side {
             rank,
             limits,
-            digits: plan.digit_tables().copied(),
-            plan: Some(plan),
+            walk: match plan.digit_tables() {
+                Some(d) => Walk::Digits(*d),
+                None => Walk::Shape(*s),
+            },
             slots: plan.allocated_elements(),
             bytes: s.size_in_bytes()?,
             bits: s.element_size_in_bits(),
@@ -94,8 +110,8 @@ impl Side {
         for (d, x) in l.dims().iter().enumerate() {
             limits[d] = *x as u64;
         }
-        let (digits, plan) = match l.general_plan() {
-            Some(p) => (None, Some(*p)),
+        let walk = match l.general_plan() {
+            Some(p) => Walk::Static(p),
             None => {
                 let mut out = [DimDigits::<8>::EMPTY; MAX_RANK];
                 for (d, dd) in l.digit_tables().iter().enumerate() {
@@ -105,14 +121,13 @@ impl Side {
                     out[d].base[..n].copy_from_slice(&dd.base[..n]);
                     out[d].stride[..n].copy_from_slice(&dd.stride[..n]);
                 }
-                (Some(out), None)
+                Walk::Digits(out)
             }
         };
         Side {
             rank: R,
             limits,
-            digits,
-            plan,
+            walk,
             slots: l.allocated_elements() as u64,
             bytes: l.size_in_bytes() as u64,
             bits: l.element_size_in_bits(),
@@ -120,16 +135,34 @@ impl Side {
             fill: PaddingValue::Zero,
         }
     }
+}
 
-    /// The slot offset of an in-bounds index.
+/// Slot offsets of in-bounds indices, element by element.
+// Made once per copy, on the stack; boxing would need a heap.
+#[allow(clippy::large_enum_variant)]
+enum Offsets<'a> {
+    Digits(&'a [DimDigits<8>; MAX_RANK]),
+    Plan(Plan),
+    Static(&'static Plan),
+}
+
+impl Offsets<'_> {
+    fn of(w: &Walk) -> Option<Offsets<'_>> {
+        Some(match w {
+            Walk::Digits(d) => Offsets::Digits(d),
+            Walk::Shape(s) => Offsets::Plan(Plan::new(s).ok()?),
+            Walk::Static(p) => Offsets::Static(p),
+        })
+    }
+
     fn offset(&self, index: &[u64]) -> u64 {
-        match (&self.digits, &self.plan) {
-            (Some(d), _) => index
+        match self {
+            Offsets::Digits(d) => index
                 .iter()
-                .zip(d)
+                .zip(d.iter())
                 .fold(0u64, |s, (x, dd)| s.wrapping_add(dd.offset(*x, false))),
-            (None, Some(p)) => p.offset_unchecked(index),
-            (None, None) => 0,
+            Offsets::Plan(p) => p.offset_unchecked(index),
+            Offsets::Static(p) => p.offset_unchecked(index),
         }
     }
 }
@@ -141,9 +174,8 @@ impl Side {
 enum How {
     /// Merged digit chains, one per dimension.
     Chains([Chain; MAX_RANK]),
-    /// Element by element through the two plans (or the digit tables of a
-    /// side that has them).
-    General,
+    /// Element by element, each side on its own.
+    General { src: Walk, dst: Walk },
 }
 
 /// A prepared copy between two layouts of the same array: built once,
@@ -174,10 +206,6 @@ pub struct RelayoutPlan {
     /// Some destination slot holds no element.
     fill_needed: bool,
     how: How,
-    src_plan: Option<Plan>,
-    dst_plan: Option<Plan>,
-    src_digits: Option<[DimDigits<8>; MAX_RANK]>,
-    dst_digits: Option<[DimDigits<8>; MAX_RANK]>,
 }
 
 impl RelayoutPlan {
@@ -274,8 +302,12 @@ impl RelayoutPlan {
             }
         }
         let fill = pattern(b.element, b.fill)?;
-        let how = match (&a.digits, &b.digits) {
-            (Some(da), Some(db)) => {
+        let general = How::General {
+            src: a.walk,
+            dst: b.walk,
+        };
+        let how = match (&a.walk, &b.walk) {
+            (Walk::Digits(da), Walk::Digits(db)) => {
                 let mut chains = [Chain::EMPTY; MAX_RANK];
                 let mut ok = true;
                 for d in 0..rank {
@@ -287,12 +319,11 @@ impl RelayoutPlan {
                 if ok {
                     How::Chains(chains)
                 } else {
-                    How::General
+                    general
                 }
             }
-            _ => How::General,
+            _ => general,
         };
-        let keep_plans = matches!(how, How::General);
         Ok(RelayoutPlan {
             element: a.element,
             rank,
@@ -308,18 +339,6 @@ impl RelayoutPlan {
             fill_needed: elements != b.slots
                 || b.slots.checked_mul(b.bits) != b.bytes.checked_mul(8),
             how,
-            src_plan: if keep_plans && a.digits.is_none() {
-                a.plan
-            } else {
-                None
-            },
-            dst_plan: if keep_plans && b.digits.is_none() {
-                b.plan
-            } else {
-                None
-            },
-            src_digits: if keep_plans { a.digits } else { None },
-            dst_digits: if keep_plans { b.digits } else { None },
         })
     }
 
@@ -542,7 +561,9 @@ impl RelayoutPlan {
                 let _ = par;
                 self.each_box(chains, &mut |n: &Nest| kernels::copy_nest(n, src, dst));
             }
-            How::General => self.each_general(|s, d| dst[d as usize] = src[s as usize]),
+            How::General { src: a, dst: b } => {
+                self.each_general(a, b, |s, d| dst[d as usize] = src[s as usize])
+            }
         }
     }
 
@@ -577,7 +598,9 @@ impl RelayoutPlan {
                 let _ = par;
                 self.each_box(chains, &mut |n: &Nest| one_box(n, dst));
             }
-            How::General => self.each_general(|s, d| copy.one(src, s, dst, d)),
+            How::General { src: a, dst: b } => {
+                self.each_general(a, b, |s, d| copy.one(src, s, dst, d))
+            }
         }
     }
 
@@ -618,24 +641,15 @@ impl RelayoutPlan {
     }
 
     /// Every element's source and destination slot, in logical order.
-    fn each_general(&self, mut f: impl FnMut(u64, u64)) {
+    fn each_general(&self, a: &Walk, b: &Walk, mut f: impl FnMut(u64, u64)) {
         let rank = self.rank;
         if self.limits[..rank].contains(&0) {
             return;
         }
-        let side = |digits: &Option<[DimDigits<8>; MAX_RANK]>, plan: &Option<Plan>| Side {
-            rank,
-            limits: self.limits,
-            digits: *digits,
-            plan: *plan,
-            slots: 0,
-            bytes: 0,
-            bits: 0,
-            element: self.element,
-            fill: PaddingValue::Zero,
+        // Both shapes were planned when this plan was made.
+        let (Some(a), Some(b)) = (Offsets::of(a), Offsets::of(b)) else {
+            return;
         };
-        let a = side(&self.src_digits, &self.src_plan);
-        let b = side(&self.dst_digits, &self.dst_plan);
         let mut index = [0u64; MAX_RANK];
         loop {
             let i = &index[..rank];
