@@ -2,7 +2,8 @@
 //! board) that uses `xla_layout` with no standard library and no allocator:
 //! the item form of `layout!` (a specialised `offset` function), the
 //! expression form (a `StaticLayout` constant), a `?` layout sized at run
-//! time, and a typed `View` over a static array. Every result is printed
+//! time, a typed `View` over a static array, and a relayout of that array
+//! into row-major order on the stack. Every result is printed
 //! over semihosting and checked; the exit status (semihosting
 //! `SYS_EXIT`) is 0 only when every check passed. See `README.md`.
 #![no_std]
@@ -13,7 +14,7 @@ use core::sync::atomic::{AtomicBool, Ordering};
 
 use cortex_m_rt::entry;
 use cortex_m_semihosting::{debug, hprintln};
-use xla_layout::{layout, StaticLayout, View};
+use xla_layout::{layout, relayout, StaticLayout, View, ViewMut};
 
 layout! {
     /// The README's seed: activations in 8x128 tiles of pairs of rows, in
@@ -24,6 +25,8 @@ layout! {
     type D = f32[?,128]{1,0:T(8,128)};
     /// The same 3x5 tiling as `L`, as an item type for a typed view.
     type Tiles = f32[3,5]{1,0:T(2,2)};
+    /// The same array, row-major: where the relayout puts it.
+    type Rows = f32[3,5]{1,0};
 }
 
 /// Expression form: a 3x5 matrix in 2x2 tiles (24 elements with padding).
@@ -98,6 +101,26 @@ fn main() -> ! {
             FAILED.store(true, Ordering::Relaxed);
         }
     }
+
+    // Every element of the tiled array, moved to row-major order: element
+    // (i, j) lands at i * 5 + j and holds its tiled offset.
+    let mut rows = [0.0f32; Rows::ALLOCATED_ELEMENTS];
+    let moved = match (
+        View::typed(Tiles, &DATA[..]),
+        ViewMut::typed(Rows, &mut rows[..]),
+    ) {
+        (Ok(from), Ok(mut to)) => relayout(&from, &mut to).is_ok(),
+        _ => false,
+    };
+    check("relayout ok", moved as usize, 1);
+    check("relayout [2,3]", rows[2 * 5 + 3] as usize, 17);
+    let mut all = 0;
+    for i in 0..3 {
+        for j in 0..5 {
+            all += (rows[i * 5 + j] as usize == L.offset([i, j])) as usize;
+        }
+    }
+    check("relayout elements", all, 15);
 
     if FAILED.load(Ordering::Relaxed) {
         hprintln!("some checks failed");
