@@ -81,6 +81,16 @@ pub fn rows_to_tiled(
     relayout::<Rows, Tiled>(src, dst);
 }
 
+/// The library's relayout at run time, on byte buffers of any two layouts
+/// (parsed with no heap): `false` if a text is invalid, the layouts do not
+/// describe the same array, or a buffer has the wrong length.
+pub fn relayout_text(from: &str, src: &[u8], to: &str, dst: &mut [u8]) -> bool {
+    match (parse_array(from), parse_array(to)) {
+        (Ok(a), Ok(b)) => xla_layout::relayout_bytes(&a, src, &b, dst).is_ok(),
+        _ => false,
+    }
+}
+
 /// The runtime at run time: parses `text` (no heap) and returns the element
 /// offset of `index`, or `None` if the text or the index is invalid.
 pub fn offset_of(text: &str, index: &[u64]) -> Option<u64> {
