@@ -11,7 +11,8 @@ use proptest::prelude::*;
 use xla_layout::{
     compare_indices, parse, parse_array, parse_array_unvalidated, validate, validate_all,
     ArrayShape, Dim, ElementType, Error, ErrorKind, Index, Layout, LogicalIndices, PaddingValue,
-    PhysicalShape, Plan, Shape, Span, StaticLayout, TileDim, UncheckedArray, ALL_ELEMENT_TYPES,
+    PhysicalShape, Plan, RelayoutPlan, Shape, Span, StaticLayout, TileDim, UncheckedArray,
+    ALL_ELEMENT_TYPES,
 };
 
 /// Numbers with the edges over-represented.
@@ -274,5 +275,47 @@ proptest! {
         if let Ok(d) = <[usize; 2]>::try_from(dims.as_slice()) {
             prop_assert!(LogicalIndices::new(d).count() <= 9);
         }
+    }
+
+    #[test]
+    fn relayouts_between_any_two_shapes_never_panic(
+        a in case_strategy(),
+        b in case_strategy(),
+        same_dims in prop::bool::weighted(0.7),
+        padded in prop::option::weighted(0.2, prop::collection::vec(0u64..12, 0..6)),
+        extra in (-3i64..4, -3i64..4),
+    ) {
+        let sa = parse_array(&a.text()).unwrap();
+        // Mostly the same dims (a relayout that can run), sometimes not.
+        let b_text = if same_dims {
+            let mut b = b.clone();
+            b.ty = a.ty;
+            b.dims = a.dims.clone();
+            b.m2m = b.m2m.iter().copied().filter(|&d| d < a.dims.len()).collect();
+            if b.m2m.len() != a.dims.len() {
+                b.m2m = (0..a.dims.len()).rev().collect();
+            }
+            b.text()
+        } else {
+            b.text()
+        };
+        let mut sb = parse_array(&b_text).unwrap();
+        if let Some(p) = &padded {
+            if let Ok(x) = sb.with_legacy_padding(p, PaddingValue::Highest) {
+                sb = x;
+            }
+        }
+        let Ok(plan) = RelayoutPlan::new(&sa, &sb) else { return Ok(()) };
+        let _ = (plan.is_blocked(), format!("{plan:?}"));
+        let len = |n: u64, d: i64| (n as i64 + d).clamp(0, 1 << 16) as usize;
+        if plan.source_bytes() > 1 << 16 || plan.destination_bytes() > 1 << 16 {
+            return Ok(());
+        }
+        let src = vec![0xA5u8; len(plan.source_bytes(), extra.0)];
+        let mut dst = vec![0u8; len(plan.destination_bytes(), extra.1)];
+        let ok = plan.run_bytes(&src, &mut dst).is_ok();
+        let right = src.len() as u64 == plan.source_bytes()
+            && dst.len() as u64 == plan.destination_bytes();
+        prop_assert_eq!(ok, right);
     }
 }
