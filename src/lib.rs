@@ -92,6 +92,11 @@ pub struct GrammarDoctests;
 #[doc = include_str!("../docs/rules.md")]
 pub struct RulesDoctests;
 
+/// The examples of `docs/relayout.md`, run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/relayout.md")]
+pub struct RelayoutDoctests;
+
 /// The worked numbers of `docs/tiling.md`, run as doctests.
 #[cfg(doctest)]
 #[doc = include_str!("../docs/tiling.md")]
