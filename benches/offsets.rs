@@ -152,6 +152,11 @@ macro_rules! bench_layout {
                     .fold(0u64, |s, i| s.wrapping_add(plan.offset_unchecked(i)))
             })
         });
+        g.bench_function("ranked", |b| {
+            // Digit tables built at run time from the parsed shape.
+            let ranked = black_box(StaticLayout::from_shape(&shape, $text).expect("digits"));
+            b.iter(|| sum(black_box(&idx), |i| ranked.offset(i)))
+        });
         g.bench_function("runtime", |b| {
             let shape = black_box(&shape);
             b.iter(|| {

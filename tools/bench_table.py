@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
-"""Print the README's offset tables from the last `cargo bench --bench offsets` run.
+"""Print the README's offset or relayout tables from the last bench run.
 
 Usage (from the repository root, after the bench):
 
     cargo bench --bench offsets
     python3 tools/bench_table.py
+
+    cargo bench --bench relayout --features rayon
+    python3 tools/bench_table.py relayout
 
 Reads criterion's medians from target/criterion/<group>/<path>/new/estimates.json
 and prints, per layout, nanoseconds per 4,096 offsets for every path and the
@@ -23,16 +26,48 @@ LAYOUTS = [
     ("packed", "`bf16[512,1024]{1,0:T(8,128)(2,1)}`"),
     ("seed", "`bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)}`"),
 ]
-PATHS = ["item", "hand", "expr", "dyn", "plan", "runtime"]
+PATHS = ["item", "hand", "expr", "dyn", "ranked", "plan", "runtime"]
+PAIRS = [
+    ("f32_rows_to_cols", "f32 4096 x 4096 `{1,0}` -> `{0,1}`"),
+    ("f32_rows_to_tiled", "f32 4096 x 4096 `{1,0}` -> `{1,0:T(8,128)}`"),
+    ("f32_tiled_to_cols", "f32 4096 x 4096 `{1,0:T(8,128)}` -> `{0,1}`"),
+    ("bf16_rows_to_tiled", "bf16 4096 x 4096 `{1,0}` -> `{1,0:T(8,128)(2,1)}`"),
+    ("bf16_tiled_to_rows", "bf16 4096 x 4096 `{1,0:T(8,128)(2,1)}` -> `{1,0}`"),
+    ("bf16_seed_to_rows", "`bf16[8,4,256,1024]{3,2,0,1:T(8,128)(2,1)}` -> row-major"),
+    ("s4_packed_to_tiled", "`s4[4096,8192]{1,0:E(4)}` -> `{1,0:T(8,128)(2,1)E(4)}`"),
+    ("f64_cols_to_rows", "f64 2000 x 3000 `{0,1}` -> `{1,0}`"),
+]
 
 
-def median(group, path):
+def median(group, path, optional=False):
     f = os.path.join(ROOT, group, path, "new", "estimates.json")
     try:
         with open(f) as fh:
             return json.load(fh)["median"]["point_estimate"]
     except OSError:
-        sys.exit(f"missing {f}: run `cargo bench --bench offsets` first")
+        if optional:
+            return None
+        sys.exit(f"missing {f}: run the bench first (see --help)")
+
+
+def bytes_of(group):
+    f = os.path.join(ROOT, group, "memcpy", "new", "benchmark.json")
+    with open(f) as fh:
+        return json.load(fh)["throughput"]["Bytes"]
+
+
+def relayout():
+    print("| pair | relayout | fraction of memcpy | threads | ndarray `assign(&a.t())` |")
+    print("|---|---|---|---|---|")
+    for name, text in PAIRS:
+        g = f"relayout_{name}"
+        mem, one = median(g, "memcpy"), median(g, "relayout")
+        many, nd = median(g, "threads", True), median(g, "ndarray", True)
+        gbs = lambda ns: bytes_of(g) / ns
+        cells = [f"{gbs(one):.1f} GB/s", f"{mem / one:.2f}x"]
+        cells.append(f"{gbs(many):.1f} GB/s ({mem / many:.2f}x)" if many else "-")
+        cells.append(f"{gbs(nd):.2f} GB/s (ours {nd / one:.1f}x faster)" if nd else "-")
+        print(f"| {text} | " + " | ".join(cells) + " |")
 
 
 def main():
@@ -57,5 +92,7 @@ def main():
         )
 
 
-if __name__ == "__main__":
+if __name__ == "__main__" and sys.argv[1:] == ["relayout"]:
+    relayout()
+elif __name__ == "__main__":
     main()
