@@ -1116,7 +1116,7 @@ fn entry_totals_of_the_torch_dumps_match_their_entry_computation() {
             let d = n.to_string();
             let mut out = String::new();
             for (i, c) in d.chars().enumerate() {
-                if i > 0 && (d.len() - i) % 3 == 0 {
+                if i > 0 && (d.len() - i).is_multiple_of(3) {
                     out.push(',');
                 }
                 out.push(c);
