@@ -286,7 +286,7 @@ fn dense_header(s: &ArrayShape, flag: &str, text: &str) -> Result<npy::Header, F
             EXIT_INVALID,
             format!(
                 "error: an .npy file holds a row-major array; {flag} must be row-major, e.g. {}, not {text}\n",
-                row_major_example(s)
+                dense_example(s, false)
             ),
         )
     })?;
@@ -302,14 +302,18 @@ fn dense_header(s: &ArrayShape, flag: &str, text: &str) -> Result<npy::Header, F
     })
 }
 
-/// `s` with its dims and a row-major layout, e.g. `f32[4,5]{1,0}`.
-fn row_major_example(s: &ArrayShape) -> String {
+/// `s` with its dims and a dense layout, e.g. `f32[4,5]{1,0}` (row-major)
+/// or `f32[4,5]{0,1}` (column-major).
+fn dense_example(s: &ArrayShape, column_major: bool) -> String {
     let dims: Vec<String> = s
         .dims()
         .iter()
         .map(|d| d.layout_size().map_or("?".to_string(), |n| n.to_string()))
         .collect();
-    let m2m: Vec<String> = (0..s.rank()).rev().map(|d| d.to_string()).collect();
+    let mut m2m: Vec<String> = (0..s.rank()).map(|d| d.to_string()).collect();
+    if !column_major {
+        m2m.reverse();
+    }
     format!(
         "{}[{}]{{{}}}",
         s.element_type().name(),
@@ -351,13 +355,17 @@ fn check_npy_input(
             header.shape, expected.shape
         ));
     }
-    if header.fortran_order != expected.fortran_order {
+    // Below rank 2 both orders are the same bytes.
+    if expected.shape.len() > 1 && header.fortran_order != expected.fortran_order {
         return mismatch(if header.fortran_order {
-            format!("is in Fortran (column-major) order but --from {from} is row-major; give --from the ascending minor_to_major, e.g. {{0,1}}")
+            format!(
+                "is in Fortran (column-major) order but --from {from} is row-major; give --from the column-major layout, e.g. {}",
+                dense_example(src, true)
+            )
         } else {
             format!(
                 "holds a row-major array; --from must be row-major, e.g. {}, not {from}",
-                row_major_example(src)
+                dense_example(src, false)
             )
         });
     }
@@ -489,11 +497,18 @@ mod tests {
     }
 
     #[test]
-    fn row_major_examples() {
-        assert_eq!(row_major_example(&shape("f32[4,5]{0,1}")), "f32[4,5]{1,0}");
+    fn dense_examples() {
         assert_eq!(
-            row_major_example(&shape("bf16[2,3,4]")),
+            dense_example(&shape("f32[4,5]{0,1}"), false),
+            "f32[4,5]{1,0}"
+        );
+        assert_eq!(
+            dense_example(&shape("bf16[2,3,4]"), false),
             "bf16[2,3,4]{2,1,0}"
+        );
+        assert_eq!(
+            dense_example(&shape("f32[4,5,6]{1,0,2:T(2,2)}"), true),
+            "f32[4,5,6]{0,1,2}"
         );
     }
 }

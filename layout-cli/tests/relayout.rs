@@ -322,6 +322,31 @@ fn npy_headers_must_match_from() {
         assert_eq!(out.status.code(), Some(1), "{from}");
         assert!(stderr(&out).contains(message), "{from}: {}", stderr(&out));
     }
+    // A Fortran-order file needs a column-major --from (rank 2 and up).
+    fs::write(path(&d, "f.npy"), npy_file("<f4", true, "(4, 5)", &data)).unwrap();
+    let out = run(
+        "f32[4,5]{1,0}",
+        "f32[4,5]{1,0}",
+        &path(&d, "f.npy"),
+        &path(&d, "b.bin"),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("give --from the column-major layout, e.g. f32[4,5]{0,1}"),
+        "{}",
+        stderr(&out)
+    );
+    fs::write(path(&d, "v.npy"), npy_file("<f4", true, "(20,)", &data)).unwrap();
+    let out = run(
+        "f32[20]{0}",
+        "f32[20]{0}",
+        &path(&d, "v.npy"),
+        &path(&d, "v.bin"),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(fs::read(path(&d, "v.bin")).unwrap(), data);
+    fs::remove_file(path(&d, "v.bin")).unwrap();
+
     // A header that says more data than there is.
     let mut short = npy_file("<f4", false, "(4, 5)", &data);
     short.truncate(short.len() - 4);
@@ -339,7 +364,7 @@ fn npy_headers_must_match_from() {
         err.contains("76 bytes but f32[4,5]{1,0} takes 80 bytes"),
         "{err}"
     );
-    assert_eq!(names(d.path()), ["a.npy", "short.npy"]);
+    assert_eq!(names(d.path()), ["a.npy", "f.npy", "short.npy", "v.npy"]);
 }
 
 #[test]
