@@ -428,3 +428,54 @@ fn invalid_or_different_shapes_exit_1() {
     assert_eq!(out.status.code(), Some(3));
     assert_eq!(names(d.path()), ["a.bin"]);
 }
+
+#[test]
+fn empty_and_huge_arrays() {
+    let d = dir();
+    fs::write(path(&d, "empty.bin"), b"").unwrap();
+    let out = run(
+        "f32[0,5]{1,0}",
+        "f32[0,5]{0,1:T(8,128)}",
+        &path(&d, "empty.bin"),
+        &path(&d, "e.bin"),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(fs::read(path(&d, "e.bin")).unwrap().is_empty());
+    let out = run(
+        "f32[0,5]{1,0}",
+        "f32[0,5]{1,0}",
+        &path(&d, "empty.bin"),
+        &path(&d, "e.npy"),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let e = fs::read(path(&d, "e.npy")).unwrap();
+    let (dict, body) = split_npy(&e);
+    assert!(dict.contains("'shape': (0, 5)"), "{dict}");
+    assert!(body.is_empty());
+
+    // Sizes past memory (or past u64) are refused before anything is
+    // allocated or written.
+    for (from, to, message) in [
+        (
+            "u8[3037000499,3037000499]{1,0}",
+            "u8[3037000499,3037000499]{0,1}",
+            "takes 9223372030926249001 bytes",
+        ),
+        (
+            "u8[3037000499,3037000499]{1,0}",
+            "u8[3037000499,3037000499]{0,1:T(8,128)}",
+            "overflows",
+        ),
+        (
+            "u8[4294967296,4294967296]{1,0}",
+            "u8[4294967296,4294967296]{0,1}",
+            "overflows",
+        ),
+    ] {
+        let out = run(from, to, &path(&d, "empty.bin"), &path(&d, "h.bin"));
+        assert_eq!(out.status.code(), Some(1), "{from}: {}", stderr(&out));
+        assert!(stderr(&out).starts_with("error: "), "{}", stderr(&out));
+        assert!(stderr(&out).contains(message), "{}", stderr(&out));
+    }
+    assert_eq!(names(d.path()), ["e.bin", "e.npy", "empty.bin"]);
+}
