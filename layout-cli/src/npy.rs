@@ -217,7 +217,9 @@ impl Parser<'_> {
         ))
     }
 
-    /// A quoted string without escapes (type strings and keys have none).
+    /// A quoted string of printable ASCII without quotes or backslashes
+    /// (type strings and keys have none), so that it is written back the
+    /// same in single quotes.
     fn string(&mut self) -> Result<String, ReadError> {
         let quote = match self.peek() {
             Some(q @ (b'\'' | b'"')) => q,
@@ -231,7 +233,7 @@ impl Parser<'_> {
                 self.i += 1;
                 return Ok(s);
             }
-            if b == b'\\' || b == b'\n' {
+            if !(b' '..=b'~').contains(&b) || matches!(b, b'\\' | b'\'' | b'"') {
                 break;
             }
             self.i += 1;
@@ -425,6 +427,8 @@ mod tests {
             b"{'descr': '<f4', 'fortran_order': False, 'shape': (), 'x': 1}",
             b"{'descr': '<f4', 'fortran_order': False, 'shape': ()} junk",
             b"{'descr': '<f4\\', 'fortran_order': False, 'shape': ()}",
+            b"{\"descr\": \"<f'4\", 'fortran_order': False, 'shape': ()}",
+            b"{'descr': '<f\xc3\xa94', 'fortran_order': False, 'shape': ()}",
             b"\xff\xfe",
         ] {
             assert!(
