@@ -30,9 +30,9 @@
 //!   or `.npy` header does not match `--from`);
 //! - 2: a usage error, or (`scan`, `relayout`) the input could not be read;
 //! - 3 ([`output::EXIT_OUTPUT`]): the output could not be written (a full
-//!   disk, an I/O error; `draw --svg`, `relayout`: the file). A reader that goes away
-//!   (a closed pipe, `| head`) is not an error: the command stops quietly
-//!   with the status it would have had.
+//!   disk, an I/O error; `draw --svg`, `relayout`: the file). A reader that
+//!   goes away (a closed pipe, `| head`) is not an error: the command stops
+//!   quietly with the status it would have had.
 //!
 //! Every command writes through [`output::Output`]; nothing panics on a
 //! closed or full stdout or stderr.
