@@ -15,18 +15,24 @@
 //! [--json]`, which finds every shape in an HLO dump (exit 1 if a shape fails
 //! to parse, 2 if the input cannot be read).
 //!
+//! On files: `layout relayout --from SHAPE --to SHAPE INPUT OUTPUT` copies
+//! an array from one layout to another (raw bytes, or `.npy` on a side
+//! whose layout is dense row- or column-major); OUTPUT is replaced only
+//! when the run succeeds (see [`relayout`]).
+//!
 //! With no arguments, `layout` explains the seed example.
 //!
 //! # Exit status (every command)
 //!
 //! - 0: success;
 //! - 1: an invalid shape or index (`scan`: a shape in the dump failed to
-//!   parse);
-//! - 2: a usage error, or (`scan`) the input could not be read;
+//!   parse; `relayout`: shapes of different arrays, or an input whose size
+//!   or `.npy` header does not match `--from`);
+//! - 2: a usage error, or (`scan`, `relayout`) the input could not be read;
 //! - 3 ([`output::EXIT_OUTPUT`]): the output could not be written (a full
-//!   disk, an I/O error; `draw --svg`: the file). A reader that goes away
-//!   (a closed pipe, `| head`) is not an error: the command stops quietly
-//!   with the status it would have had.
+//!   disk, an I/O error; `draw --svg`, `relayout`: the file). A reader that
+//!   goes away (a closed pipe, `| head`) is not an error: the command stops
+//!   quietly with the status it would have had.
 //!
 //! Every command writes through [`output::Output`]; nothing panics on a
 //! closed or full stdout or stderr.
@@ -35,20 +41,22 @@
 //!
 //! The commands live in the package's library (`src/lib.rs`); `main`
 //! parses the arguments and calls them: [`machine`] (`check`, `offsets`),
-//! [`explain`], [`draw`] and [`scan`].
+//! [`explain`], [`draw`], [`relayout`] and [`scan`].
 
 #![forbid(unsafe_code)]
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use xla_layout_cli::{draw, explain, machine, output, scan};
+use xla_layout_cli::{draw, explain, machine, output, relayout, scan};
 
 /// The exit status section of `layout --help`.
 const EXIT_STATUS: &str = "Exit status:
   0  success
-  1  an invalid shape or index (scan: a shape in the dump failed to parse)
-  2  a usage error, or the scan input could not be read
+  1  an invalid shape or index (scan: a shape in the dump failed to parse;
+     relayout: the input's size or .npy header does not match --from)
+  2  a usage error, or the scan or relayout input could not be read
   3  the output could not be written (a closed pipe is not an error)";
 
 /// The seed example explained by `layout` with no arguments.
@@ -148,6 +156,29 @@ enum Command {
         #[arg(long, value_name = "NAME")]
         computation: Option<String>,
     },
+    /// Copy an array file from one layout to another (raw bytes, or .npy).
+    ///
+    /// INPUT holds the array in the --from layout: exactly that layout's
+    /// bytes, or an .npy file (its header must match --from, which must then
+    /// be dense row-major, or column-major for a Fortran-order file). OUTPUT
+    /// gets the --to layout's bytes, tile padding as zeros, or an .npy file
+    /// when its name ends in .npy (--to dense row- or column-major). OUTPUT
+    /// is replaced only when the whole run succeeds.
+    #[command(
+        after_help = "Example:\n  layout relayout --from 'f32[512,1024]{1,0}' --to 'f32[512,1024]{1,0:T(8,128)}' x.npy x.tiled"
+    )]
+    Relayout {
+        /// The layout INPUT is in, e.g. 'f32[512,1024]{1,0}'.
+        #[arg(long, value_name = "SHAPE")]
+        from: String,
+        /// The layout to write, e.g. 'f32[512,1024]{1,0:T(8,128)}'.
+        #[arg(long, value_name = "SHAPE")]
+        to: String,
+        /// The file read: raw bytes, or .npy.
+        input: PathBuf,
+        /// The file written: raw bytes, or .npy when its name ends in .npy.
+        output: PathBuf,
+    },
 }
 
 /// What `scan --sort` ranks by.
@@ -204,6 +235,17 @@ fn main() -> ExitCode {
             };
             scan::run_listing(&file, json, &listing)
         }
+        Some(Command::Relayout {
+            from,
+            to,
+            input,
+            output,
+        }) => relayout::run(&relayout::Request {
+            from: &from,
+            to: &to,
+            input: &input,
+            output: &output,
+        }),
         None => explain::explain(SEED, Some(SEED_INDEX), false),
     }
 }

@@ -1,0 +1,514 @@
+//! `layout relayout --from SHAPE --to SHAPE INPUT OUTPUT`: rewrites an
+//! array file from one layout to another with
+//! [`layout_core::RelayoutPlan`].
+//!
+//! INPUT holds the array in the `--from` layout: raw bytes, exactly the
+//! layout's size in bytes, or an `.npy` file. OUTPUT gets the array in the
+//! `--to` layout: raw bytes (tile padding written as zeros), or an `.npy`
+//! file when its name ends in `.npy`.
+//!
+//! An `.npy` file holds a dense array in C (row-major) or Fortran
+//! (column-major) order, so the side that is an `.npy` file must have a
+//! layout without tiles or padding whose `minor_to_major` is descending
+//! (`{1,0}`; C order) or ascending (`{0,1}`; Fortran order), and an element
+//! type NumPy has: `pred`, `s8`..`s64`, `u8`..`u64`, `f16`, `f32`, `f64`,
+//! `c64`, `c128`, little-endian. An input's header must agree with `--from`
+//! (dtype, shape, order); anything else is refused, naming both. `bf16`,
+//! the `f8` types and the sub-byte types have no standard NumPy dtype:
+//! their `.npy` files are refused, and raw files (any other name) work.
+//!
+//! Files are read and written with plain reads and writes, not memory
+//! maps: mapping a file is `unsafe` (another process may change or shorten
+//! it under the map), and this crate forbids `unsafe`. The input is read
+//! into memory, the output built in memory, then written: peak memory is
+//! the source plus the destination size.
+//!
+//! OUTPUT is written to a temporary file in its directory and renamed over
+//! OUTPUT only when everything succeeded: a failed run leaves no partial
+//! file behind, and an existing OUTPUT untouched.
+//!
+//! Past [`PROGRESS_THRESHOLD`] bytes, and only when stderr is a terminal,
+//! a progress bar on stderr counts the bytes read and written and names
+//! the phase (reading, relayout, writing).
+//!
+//! Exit status: 0 done; 1 an invalid shape, shapes that do not describe
+//! the same array, or an INPUT whose size or `.npy` header does not match
+//! `--from` (or an `.npy` side whose layout or type has no `.npy` form);
+//! 2 INPUT cannot be read (or is not an `.npy` file); 3 OUTPUT cannot be
+//! written.
+//!
+//! Uses: [`crate::npy`] for `.npy` headers, [`crate::people`] for shape
+//! errors, [`crate::output`] for messages.
+
+use std::fs::File;
+use std::io::{self, IsTerminal, Read, Write};
+use std::path::Path;
+use std::process::ExitCode;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use layout_core::{parse_array, ArrayShape, ElementType, RelayoutPlan};
+
+use crate::npy;
+use crate::output::{self, warn, EXIT_OUTPUT};
+use crate::people::{render_error, EXIT_INVALID};
+
+/// Exit status when INPUT cannot be read.
+pub const EXIT_UNREADABLE: u8 = 2;
+
+/// Inputs larger than this (in bytes) get a progress bar on a terminal.
+pub const PROGRESS_THRESHOLD: u64 = 64 << 20;
+
+/// Bytes read or written at a time (the progress bar's step).
+const CHUNK: usize = 8 << 20;
+
+/// What `layout relayout` was asked to do.
+pub struct Request<'a> {
+    /// The layout of INPUT, as text.
+    pub from: &'a str,
+    /// The layout of OUTPUT, as text.
+    pub to: &'a str,
+    /// The file read.
+    pub input: &'a Path,
+    /// The file written.
+    pub output: &'a Path,
+}
+
+/// Why the command stopped: the exit status and the message for stderr
+/// (complete, with its newline).
+#[derive(Debug)]
+struct Failure {
+    code: u8,
+    message: String,
+}
+
+fn fail(code: u8, message: impl Into<String>) -> Failure {
+    Failure {
+        code,
+        message: message.into(),
+    }
+}
+
+/// Runs `layout relayout`.
+pub fn run(req: &Request<'_>) -> ExitCode {
+    match relayout(req) {
+        Ok(summary) => {
+            let mut out = output::stdout();
+            // A write error is kept by `out`, and `finish` reports it.
+            let _ = out.write_all(summary.as_bytes());
+            out.finish("relayout", ExitCode::SUCCESS)
+        }
+        Err(f) => {
+            warn(format_args!("{}", f.message));
+            ExitCode::from(f.code)
+        }
+    }
+}
+
+/// Does the work; returns the line printed on success.
+fn relayout(req: &Request<'_>) -> Result<String, Failure> {
+    let src = parse_shape(req.from)?;
+    let dst = parse_shape(req.to)?;
+    let plan = RelayoutPlan::new(&src, &dst)
+        .map_err(|e| fail(EXIT_INVALID, format!("error: cannot relayout: {e}\n")))?;
+    let input_name = req.input.display();
+    let output_name = req.output.display();
+
+    // The output's header first: a refusal costs no reading.
+    let out_header = if is_npy(req.output) {
+        Some(dense_header(&dst, "--to", req.to)?)
+    } else {
+        None
+    };
+
+    let mut file = File::open(req.input).map_err(|e| {
+        fail(
+            EXIT_UNREADABLE,
+            format!("error: cannot read {input_name}: {e}\n"),
+        )
+    })?;
+    let unreadable = |e: io::Error| {
+        fail(
+            EXIT_UNREADABLE,
+            format!("error: cannot read {input_name}: {e}\n"),
+        )
+    };
+    let meta = file.metadata().map_err(unreadable)?;
+    if meta.is_dir() {
+        return Err(fail(
+            EXIT_UNREADABLE,
+            format!("error: cannot read {input_name}: it is a directory\n"),
+        ));
+    }
+    let file_len = meta.len();
+    let data_len = if is_npy(req.input) {
+        let expected = dense_header(&src, "--from", req.from)?;
+        let (header, offset) = npy::read_header(&mut file).map_err(|e| {
+            fail(
+                EXIT_UNREADABLE,
+                format!("error: cannot read {input_name} as an .npy file: {e}\n"),
+            )
+        })?;
+        check_npy_input(&header, &expected, &src, req.from, &input_name.to_string())?;
+        // The header was read from the file: it is not longer than it.
+        file_len.saturating_sub(offset)
+    } else {
+        file_len
+    };
+    let what = if is_npy(req.input) {
+        "the data of "
+    } else {
+        ""
+    };
+    if data_len != plan.source_bytes() {
+        return Err(fail(
+            EXIT_INVALID,
+            format!(
+                "error: {what}{input_name} has {data_len} bytes but {} takes {} bytes; nothing written\n",
+                req.from,
+                plan.source_bytes()
+            ),
+        ));
+    }
+
+    let bar = progress_bar(plan.source_bytes(), plan.destination_bytes());
+    let result = (|| {
+        bar.set_message("reading");
+        let mut source = allocate(plan.source_bytes(), "the input", EXIT_UNREADABLE)?;
+        read_into(&mut file, &mut source, &bar).map_err(unreadable)?;
+        drop(file);
+
+        bar.set_message("relayout");
+        let mut destination = allocate(plan.destination_bytes(), "the output", EXIT_OUTPUT)?;
+        plan.run_bytes(&source, &mut destination)
+            .map_err(|e| fail(EXIT_INVALID, format!("error: cannot relayout: {e}\n")))?;
+        drop(source);
+
+        bar.set_message("writing");
+        let header = out_header.as_ref().map(npy::header_bytes);
+        write_atomically(req.output, header.as_deref(), &destination, &bar).map_err(|e| {
+            fail(
+                EXIT_OUTPUT,
+                format!("error: cannot write {output_name}: {e}\n"),
+            )
+        })?;
+        Ok(header.map_or(0, |h| h.len()))
+    })();
+    bar.finish_and_clear();
+    let header_len = result?;
+    let bytes = plan.destination_bytes();
+    Ok(if header_len > 0 {
+        format!(
+            "wrote {output_name}: {bytes} bytes of data after a {header_len}-byte .npy header, {}\n",
+            req.to
+        )
+    } else {
+        format!("wrote {output_name}: {bytes} bytes, {}\n", req.to)
+    })
+}
+
+/// `text` as an array shape, or its caret diagnostic.
+fn parse_shape(text: &str) -> Result<ArrayShape, Failure> {
+    parse_array(text).map_err(|e| fail(EXIT_INVALID, render_error(text, &e)))
+}
+
+/// `true` for a path whose name ends in `.npy` (any case).
+fn is_npy(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("npy"))
+}
+
+/// The NumPy type string of an element type, where NumPy has one.
+pub fn numpy_descr(t: ElementType) -> Option<&'static str> {
+    Some(match t {
+        ElementType::Pred => "|b1",
+        ElementType::S8 => "|i1",
+        ElementType::S16 => "<i2",
+        ElementType::S32 => "<i4",
+        ElementType::S64 => "<i8",
+        ElementType::U8 => "|u1",
+        ElementType::U16 => "<u2",
+        ElementType::U32 => "<u4",
+        ElementType::U64 => "<u8",
+        ElementType::F16 => "<f2",
+        ElementType::F32 => "<f4",
+        ElementType::F64 => "<f8",
+        ElementType::C64 => "<c8",
+        ElementType::C128 => "<c16",
+        _ => return None,
+    })
+}
+
+/// The order of a dense layout: `Some(false)` row-major (C order),
+/// `Some(true)` column-major (Fortran order), `None` otherwise (tiles,
+/// padding, a packed or widened element, any other `minor_to_major`).
+/// Rank 0 and 1 are row-major.
+pub fn dense_order(s: &ArrayShape) -> Option<bool> {
+    let layout = s.layout();
+    if !layout.is_untiled() || s.legacy_padding().is_some() {
+        return None;
+    }
+    // Whole bytes per element, as the type is stored unpacked (`pred` and
+    // the sub-byte types in one byte each).
+    let bits = s.element_size_in_bits();
+    let natural = u64::from(s.element_type().bit_width()).div_ceil(8) * 8;
+    if bits == 0 || bits != natural {
+        return None;
+    }
+    // Dense: the buffer is exactly the elements, nothing between or after.
+    let dense = s.element_count().ok().and_then(|n| n.checked_mul(bits / 8));
+    if dense.is_none() || s.size_in_bytes().ok() != dense {
+        return None;
+    }
+    if layout.is_descending() {
+        Some(false)
+    } else if layout.is_ascending() {
+        Some(true)
+    } else {
+        None
+    }
+}
+
+/// The `.npy` header of an array in layout `s` (given as `text`, the
+/// `flag`'s value), or why it has none.
+fn dense_header(s: &ArrayShape, flag: &str, text: &str) -> Result<npy::Header, Failure> {
+    let t = s.element_type();
+    let descr = numpy_descr(t).ok_or_else(|| {
+        fail(
+            EXIT_INVALID,
+            format!(
+                "error: {} has no standard NumPy dtype, so {flag} {text} has no .npy form; use a raw file (a name not ending in .npy)\n",
+                t.name()
+            ),
+        )
+    })?;
+    let fortran_order = dense_order(s).ok_or_else(|| {
+        fail(
+            EXIT_INVALID,
+            format!(
+                "error: an .npy file holds a row-major array; {flag} must be row-major, e.g. {}, not {text}\n",
+                dense_example(s, false)
+            ),
+        )
+    })?;
+    let mut shape = Vec::with_capacity(s.rank());
+    for d in s.dims() {
+        // Parsed shapes used by a plan have no `?` dims.
+        shape.push(d.layout_size().unwrap_or(0));
+    }
+    Ok(npy::Header {
+        descr: descr.to_string(),
+        fortran_order,
+        shape,
+    })
+}
+
+/// `s` with its dims and a dense layout, e.g. `f32[4,5]{1,0}` (row-major)
+/// or `f32[4,5]{0,1}` (column-major).
+fn dense_example(s: &ArrayShape, column_major: bool) -> String {
+    let dims: Vec<String> = s
+        .dims()
+        .iter()
+        .map(|d| d.layout_size().map_or("?".to_string(), |n| n.to_string()))
+        .collect();
+    let mut m2m: Vec<String> = (0..s.rank()).map(|d| d.to_string()).collect();
+    if !column_major {
+        m2m.reverse();
+    }
+    format!(
+        "{}[{}]{{{}}}",
+        s.element_type().name(),
+        dims.join(","),
+        m2m.join(",")
+    )
+}
+
+/// Refuses an input `.npy` header that does not describe `expected`.
+fn check_npy_input(
+    header: &npy::Header,
+    expected: &npy::Header,
+    src: &ArrayShape,
+    from: &str,
+    input: &str,
+) -> Result<(), Failure> {
+    let mismatch = |what: String| {
+        Err(fail(
+            EXIT_INVALID,
+            format!("error: {input} {what}; nothing written\n"),
+        ))
+    };
+    if !same_dtype(&header.descr, &expected.descr) {
+        let swapped = header.descr.starts_with('>');
+        return mismatch(format!(
+            "has dtype '{}' but --from {from} is '{}'{}",
+            header.descr,
+            expected.descr,
+            if swapped {
+                " (big-endian data: byte-swap it first)"
+            } else {
+                ""
+            }
+        ));
+    }
+    if header.shape != expected.shape {
+        return mismatch(format!(
+            "has shape {:?} but --from {from} has dims {:?}",
+            header.shape, expected.shape
+        ));
+    }
+    // Below rank 2 both orders are the same bytes.
+    if expected.shape.len() > 1 && header.fortran_order != expected.fortran_order {
+        return mismatch(if header.fortran_order {
+            format!(
+                "is in Fortran (column-major) order but --from {from} is row-major; give --from the column-major layout, e.g. {}",
+                dense_example(src, true)
+            )
+        } else {
+            format!(
+                "holds a row-major array; --from must be row-major, e.g. {}, not {from}",
+                dense_example(src, false)
+            )
+        });
+    }
+    Ok(())
+}
+
+/// `true` when a file's type string `got` is the type `want`: exactly, or
+/// for one-byte types with any byte-order mark.
+fn same_dtype(got: &str, want: &str) -> bool {
+    if got == want {
+        return true;
+    }
+    let one_byte = |s: &str| s.len() == 3 && s.ends_with('1');
+    one_byte(got)
+        && one_byte(want)
+        && got.get(1..) == want.get(1..)
+        && got.starts_with(['<', '>', '|', '='])
+}
+
+/// A zeroed buffer of `n` bytes, or a failure naming `what` with `code`.
+fn allocate(n: u64, what: &str, code: u8) -> Result<Vec<u8>, Failure> {
+    let cannot = || {
+        fail(
+            code,
+            format!("error: cannot hold {what} in memory ({n} bytes)\n"),
+        )
+    };
+    let len = usize::try_from(n).map_err(|_| cannot())?;
+    let mut v = Vec::new();
+    v.try_reserve_exact(len).map_err(|_| cannot())?;
+    v.resize(len, 0);
+    Ok(v)
+}
+
+/// Fills `buf` from `r` (which must have that many bytes).
+fn read_into(r: &mut impl Read, buf: &mut [u8], bar: &ProgressBar) -> io::Result<()> {
+    for chunk in buf.chunks_mut(CHUNK) {
+        r.read_exact(chunk)?;
+        bar.inc(chunk.len() as u64);
+    }
+    Ok(())
+}
+
+/// Writes `header` then `data` to a temporary file next to `path` and
+/// renames it to `path`; on any error the temporary file is removed.
+fn write_atomically(
+    path: &Path,
+    header: Option<&[u8]>,
+    data: &[u8],
+    bar: &ProgressBar,
+) -> io::Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".layout-relayout-");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        // As `File::create` would with the usual umask (tempfile's own
+        // default is 0600).
+        builder.permissions(std::fs::Permissions::from_mode(0o644));
+    }
+    let mut tmp = builder.tempfile_in(dir)?;
+    {
+        let mut w = io::BufWriter::with_capacity(1 << 16, tmp.as_file_mut());
+        if let Some(h) = header {
+            w.write_all(h)?;
+        }
+        for chunk in data.chunks(CHUNK) {
+            w.write_all(chunk)?;
+            bar.inc(chunk.len() as u64);
+        }
+        w.flush()?;
+    }
+    tmp.as_file().sync_all()?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
+/// A bar over the bytes read and written, on a terminal for big inputs;
+/// hidden otherwise.
+fn progress_bar(source: u64, destination: u64) -> ProgressBar {
+    if source <= PROGRESS_THRESHOLD || !io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let total = source.saturating_add(destination);
+    let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+    if let Ok(style) =
+        ProgressStyle::with_template("{msg:9} [{bar:40}] {bytes}/{total_bytes} ({eta})")
+    {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shape(s: &str) -> ArrayShape {
+        parse_array(s).unwrap()
+    }
+
+    #[test]
+    fn dense_orders() {
+        assert_eq!(dense_order(&shape("f32[4,5]{1,0}")), Some(false));
+        assert_eq!(dense_order(&shape("f32[4,5]{0,1}")), Some(true));
+        assert_eq!(dense_order(&shape("f32[4,5,6]{2,0,1}")), None);
+        assert_eq!(dense_order(&shape("f32[8,128]{1,0:T(8,128)}")), None);
+        assert_eq!(dense_order(&shape("f32[3]{0}")), Some(false));
+        assert_eq!(dense_order(&shape("f32[]")), Some(false));
+        assert_eq!(dense_order(&shape("s4[4]{0:E(4)}")), None);
+        assert_eq!(dense_order(&shape("s4[4]{0}")), Some(false));
+        assert_eq!(dense_order(&shape("pred[4,2]{0,1}")), Some(true));
+        assert_eq!(dense_order(&shape("f32[4]{0:E(16)}")), None);
+    }
+
+    #[test]
+    fn one_byte_types_ignore_the_byte_order_mark() {
+        assert!(same_dtype("<f4", "<f4"));
+        assert!(!same_dtype(">f4", "<f4"));
+        assert!(!same_dtype("<i4", "<f4"));
+        assert!(same_dtype("<u1", "|u1"));
+        assert!(same_dtype("|b1", "|b1"));
+        assert!(!same_dtype("|u1", "|i1"));
+        assert!(!same_dtype("|b1", "|u1"));
+    }
+
+    #[test]
+    fn dense_examples() {
+        assert_eq!(
+            dense_example(&shape("f32[4,5]{0,1}"), false),
+            "f32[4,5]{1,0}"
+        );
+        assert_eq!(
+            dense_example(&shape("bf16[2,3,4]"), false),
+            "bf16[2,3,4]{2,1,0}"
+        );
+        assert_eq!(
+            dense_example(&shape("f32[4,5,6]{1,0,2:T(2,2)}"), true),
+            "f32[4,5,6]{0,1,2}"
+        );
+    }
+}
