@@ -243,11 +243,20 @@ impl Block {
                 }
             }
         } else {
+            // Row offsets by steps, without a division per row.
+            let mut at = from;
+            let mut inner = if self.rp0 == 0 { 0 } else { p % self.rp0 };
             for i in 0..P {
-                let at = s + self.row(p + i) + q;
                 let row = &src[at..at + Q];
                 for j in 0..Q {
                     t[j][i] = row[j];
+                }
+                inner += 1;
+                if inner == self.rp0 {
+                    inner = 0;
+                    at = at + self.sp1 - (self.rp0 - 1) * self.sp;
+                } else {
+                    at += self.sp;
                 }
             }
         }
