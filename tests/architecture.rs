@@ -22,10 +22,11 @@ const CORE_LAYERS: &[&str] = &["base", "model", "text", "rules", "plan", "math"]
 /// code.
 const MACRO_LAYERS: &[&str] = &["suggest", "ast", "attrs", "valid", "codegen", "expand"];
 
-/// layout-cli: output and number formatting, HLO reading, the report model,
-/// renderers, then the commands.
+/// layout-cli: output and number formatting, HLO and `.npy` reading, the
+/// report model, renderers, then the commands.
 const CLI_LAYERS: &[&str] = &[
-    "format", "output", "people", "hlo", "report", "render", "machine", "scan", "explain", "draw",
+    "format", "output", "people", "hlo", "npy", "report", "render", "machine", "scan", "explain",
+    "draw", "relayout",
 ];
 
 /// Longest hand-written source file.
