@@ -24,8 +24,19 @@ fn run(from: &str, to: &str, input: &Path, output: &Path) -> Output {
     )
 }
 
+/// [`run`] on two files of `dir`.
+fn run_in(dir: &tempfile::TempDir, from: &str, to: &str, input: &str, output: &str) -> Output {
+    run(from, to, &path(dir, input), &path(dir, output))
+}
+
 fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Asserts that the run failed with `code` and said `needle` on stderr.
+fn refused(out: &Output, code: i32, needle: &str) {
+    assert_eq!(out.status.code(), Some(code), "{}", stderr(out));
+    assert!(stderr(out).contains(needle), "{}", stderr(out));
 }
 
 /// The names in `dir`, sorted: no temporary file may be left behind.
@@ -114,12 +125,7 @@ fn npy_in_raw_out_and_raw_in_npy_out() {
     fs::write(path(&d, "a.npy"), npy_file("<i4", false, "(3, 5)", &data)).unwrap();
 
     // Row-major .npy to a raw column-major file.
-    let out = run(
-        "s32[3,5]{1,0}",
-        "s32[3,5]{0,1}",
-        &path(&d, "a.npy"),
-        &path(&d, "cols.bin"),
-    );
+    let out = run_in(&d, "s32[3,5]{1,0}", "s32[3,5]{0,1}", "a.npy", "cols.bin");
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let cols = fs::read(path(&d, "cols.bin")).unwrap();
     assert_eq!(cols.len(), 60);
@@ -132,12 +138,7 @@ fn npy_in_raw_out_and_raw_in_npy_out() {
     }
 
     // Back to a row-major .npy: a proper header, then the data.
-    let out = run(
-        "s32[3,5]{0,1}",
-        "s32[3,5]{1,0}",
-        &path(&d, "cols.bin"),
-        &path(&d, "back.npy"),
-    );
+    let out = run_in(&d, "s32[3,5]{0,1}", "s32[3,5]{1,0}", "cols.bin", "back.npy");
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let back = fs::read(path(&d, "back.npy")).unwrap();
     let (dict, body) = split_npy(&back);
@@ -149,24 +150,14 @@ fn npy_in_raw_out_and_raw_in_npy_out() {
 
     // A column-major --to makes a Fortran-order .npy of the same bytes as
     // the raw column-major file, and reads back with a column-major --from.
-    let out = run(
-        "s32[3,5]{1,0}",
-        "s32[3,5]{0,1}",
-        &path(&d, "a.npy"),
-        &path(&d, "f.npy"),
-    );
+    let out = run_in(&d, "s32[3,5]{1,0}", "s32[3,5]{0,1}", "a.npy", "f.npy");
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let f = fs::read(path(&d, "f.npy")).unwrap();
     let (dict, body) = split_npy(&f);
     assert!(dict.contains("'fortran_order': True"), "{dict}");
     assert!(dict.contains("'shape': (3, 5)"), "{dict}");
     assert_eq!(body, cols);
-    let out = run(
-        "s32[3,5]{0,1}",
-        "s32[3,5]{1,0}",
-        &path(&d, "f.npy"),
-        &path(&d, "g.bin"),
-    );
+    let out = run_in(&d, "s32[3,5]{0,1}", "s32[3,5]{1,0}", "f.npy", "g.bin");
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(fs::read(path(&d, "g.bin")).unwrap(), data);
 }
@@ -179,12 +170,7 @@ fn one_dimensional_and_one_byte_npy_headers() {
         npy_file("|b1", false, "(4,)", &[1, 0, 0, 1]),
     )
     .unwrap();
-    let out = run(
-        "pred[4]{0}",
-        "pred[4]{0}",
-        &path(&d, "p.npy"),
-        &path(&d, "q.npy"),
-    );
+    let out = run_in(&d, "pred[4]{0}", "pred[4]{0}", "p.npy", "q.npy");
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let q = fs::read(path(&d, "q.npy")).unwrap();
     let (dict, body) = split_npy(&q);
@@ -197,12 +183,7 @@ fn one_dimensional_and_one_byte_npy_headers() {
 fn a_size_mismatch_is_refused_and_nothing_is_written() {
     let d = dir();
     fs::write(path(&d, "a.bin"), [0u8; 95]).unwrap();
-    let out = run(
-        "f32[4,6]{1,0}",
-        "f32[4,6]{0,1}",
-        &path(&d, "a.bin"),
-        &path(&d, "b.bin"),
-    );
+    let out = run_in(&d, "f32[4,6]{1,0}", "f32[4,6]{0,1}", "a.bin", "b.bin");
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);
     assert!(err.contains("95 bytes"), "{err}");
@@ -217,12 +198,7 @@ fn a_failed_run_leaves_an_existing_output_untouched() {
     let d = dir();
     fs::write(path(&d, "a.bin"), [0u8; 95]).unwrap();
     fs::write(path(&d, "b.bin"), b"keep me").unwrap();
-    let out = run(
-        "f32[4,6]{1,0}",
-        "f32[4,6]{0,1}",
-        &path(&d, "a.bin"),
-        &path(&d, "b.bin"),
-    );
+    let out = run_in(&d, "f32[4,6]{1,0}", "f32[4,6]{0,1}", "a.bin", "b.bin");
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(fs::read(path(&d, "b.bin")).unwrap(), b"keep me");
 
@@ -231,12 +207,7 @@ fn a_failed_run_leaves_an_existing_output_untouched() {
     fs::write(path(&d, "c.bin"), [0u8; 96]).unwrap();
     fs::create_dir(path(&d, "out")).unwrap();
     fs::write(path(&d, "out").join("inside"), b"x").unwrap();
-    let out = run(
-        "f32[4,6]{1,0}",
-        "f32[4,6]{0,1}",
-        &path(&d, "c.bin"),
-        &path(&d, "out"),
-    );
+    let out = run_in(&d, "f32[4,6]{1,0}", "f32[4,6]{0,1}", "c.bin", "out");
     assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
     assert!(stderr(&out).contains("cannot write"), "{}", stderr(&out));
     assert_eq!(names(d.path()), ["a.bin", "b.bin", "c.bin", "out"]);
@@ -244,12 +215,7 @@ fn a_failed_run_leaves_an_existing_output_untouched() {
 
     // A successful run replaces it.
     fs::write(path(&d, "a.bin"), [7u8; 96]).unwrap();
-    let out = run(
-        "f32[4,6]{1,0}",
-        "f32[4,6]{1,0}",
-        &path(&d, "a.bin"),
-        &path(&d, "b.bin"),
-    );
+    let out = run_in(&d, "f32[4,6]{1,0}", "f32[4,6]{1,0}", "a.bin", "b.bin");
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(fs::read(path(&d, "b.bin")).unwrap(), [7u8; 96]);
 }
@@ -260,11 +226,12 @@ fn npy_sides_must_be_row_major() {
     let data = f32_ramp(20);
     fs::write(path(&d, "a.npy"), npy_file("<f4", false, "(4, 5)", &data)).unwrap();
     fs::write(path(&d, "b.npy"), b"keep").unwrap();
-    let out = run(
+    let out = run_in(
+        &d,
         "f32[4,5]{1,0:T(2,2)}",
         "f32[4,5]{1,0}",
-        &path(&d, "a.npy"),
-        &path(&d, "b.npy"),
+        "a.npy",
+        "b.npy",
     );
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);
@@ -275,27 +242,17 @@ fn npy_sides_must_be_row_major() {
         "{err}"
     );
     // A column-major --from is the Fortran order the file does not have.
-    let out = run(
-        "f32[4,5]{0,1}",
-        "f32[4,5]{1,0}",
-        &path(&d, "a.npy"),
-        &path(&d, "b.npy"),
-    );
-    assert_eq!(out.status.code(), Some(1));
-    assert!(stderr(&out).contains("row-major"), "{}", stderr(&out));
+    let out = run_in(&d, "f32[4,5]{0,1}", "f32[4,5]{1,0}", "a.npy", "b.npy");
+    refused(&out, 1, "row-major");
     // The same for an .npy OUTPUT, refused before reading anything.
-    let out = run(
+    let out = run_in(
+        &d,
         "f32[4,5]{1,0}",
         "f32[4,5]{1,0:T(2,2)}",
-        &path(&d, "missing.bin"),
-        &path(&d, "b.npy"),
+        "missing.bin",
+        "b.npy",
     );
-    assert_eq!(out.status.code(), Some(1));
-    assert!(
-        stderr(&out).contains("--to must be row-major"),
-        "{}",
-        stderr(&out)
-    );
+    refused(&out, 1, "--to must be row-major");
     assert_eq!(fs::read(path(&d, "b.npy")).unwrap(), b"keep");
     assert_eq!(names(d.path()), ["a.npy", "b.npy"]);
 }
@@ -324,25 +281,14 @@ fn npy_headers_must_match_from() {
     }
     // A Fortran-order file needs a column-major --from (rank 2 and up).
     fs::write(path(&d, "f.npy"), npy_file("<f4", true, "(4, 5)", &data)).unwrap();
-    let out = run(
-        "f32[4,5]{1,0}",
-        "f32[4,5]{1,0}",
-        &path(&d, "f.npy"),
-        &path(&d, "b.bin"),
-    );
-    assert_eq!(out.status.code(), Some(1));
-    assert!(
-        stderr(&out).contains("give --from the column-major layout, e.g. f32[4,5]{0,1}"),
-        "{}",
-        stderr(&out)
+    let out = run_in(&d, "f32[4,5]{1,0}", "f32[4,5]{1,0}", "f.npy", "b.bin");
+    refused(
+        &out,
+        1,
+        "give --from the column-major layout, e.g. f32[4,5]{0,1}",
     );
     fs::write(path(&d, "v.npy"), npy_file("<f4", true, "(20,)", &data)).unwrap();
-    let out = run(
-        "f32[20]{0}",
-        "f32[20]{0}",
-        &path(&d, "v.npy"),
-        &path(&d, "v.bin"),
-    );
+    let out = run_in(&d, "f32[20]{0}", "f32[20]{0}", "v.npy", "v.bin");
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(fs::read(path(&d, "v.bin")).unwrap(), data);
     fs::remove_file(path(&d, "v.bin")).unwrap();
@@ -351,12 +297,7 @@ fn npy_headers_must_match_from() {
     let mut short = npy_file("<f4", false, "(4, 5)", &data);
     short.truncate(short.len() - 4);
     fs::write(path(&d, "short.npy"), short).unwrap();
-    let out = run(
-        "f32[4,5]{1,0}",
-        "f32[4,5]{0,1}",
-        &path(&d, "short.npy"),
-        &path(&d, "b.bin"),
-    );
+    let out = run_in(&d, "f32[4,5]{1,0}", "f32[4,5]{0,1}", "short.npy", "b.bin");
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);
     assert!(err.contains("the data of"), "{err}");
@@ -370,26 +311,14 @@ fn npy_headers_must_match_from() {
 #[test]
 fn unreadable_inputs_exit_2() {
     let d = dir();
-    let out = run(
-        "f32[4]{0}",
-        "f32[4]{0}",
-        &path(&d, "missing.bin"),
-        &path(&d, "b.bin"),
-    );
-    assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("cannot read"), "{}", stderr(&out));
+    let out = run_in(&d, "f32[4]{0}", "f32[4]{0}", "missing.bin", "b.bin");
+    refused(&out, 2, "cannot read");
     let out = run("f32[4]{0}", "f32[4]{0}", d.path(), &path(&d, "b.bin"));
     assert_eq!(out.status.code(), Some(2));
     // Not an .npy file, though named one.
     fs::write(path(&d, "fake.npy"), [0u8; 16]).unwrap();
-    let out = run(
-        "f32[4]{0}",
-        "f32[4]{0}",
-        &path(&d, "fake.npy"),
-        &path(&d, "b.bin"),
-    );
-    assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("as an .npy file"), "{}", stderr(&out));
+    let out = run_in(&d, "f32[4]{0}", "f32[4]{0}", "fake.npy", "b.bin");
+    refused(&out, 2, "as an .npy file");
     assert_eq!(names(d.path()), ["fake.npy"]);
 }
 
@@ -397,34 +326,17 @@ fn unreadable_inputs_exit_2() {
 fn invalid_or_different_shapes_exit_1() {
     let d = dir();
     fs::write(path(&d, "a.bin"), [0u8; 16]).unwrap();
-    let out = run(
-        "f32[4]{1}",
-        "f32[4]{0}",
-        &path(&d, "a.bin"),
-        &path(&d, "b.bin"),
-    );
-    assert_eq!(out.status.code(), Some(1));
-    assert!(stderr(&out).contains("f32[4]{1}\n"), "{}", stderr(&out));
+    let out = run_in(&d, "f32[4]{1}", "f32[4]{0}", "a.bin", "b.bin");
+    refused(&out, 1, "f32[4]{1}\n");
     assert!(stderr(&out).contains('^'), "{}", stderr(&out));
-    let out = run(
-        "f32[4]{0}",
-        "f32[5]{0}",
-        &path(&d, "a.bin"),
-        &path(&d, "b.bin"),
-    );
-    assert_eq!(out.status.code(), Some(1));
-    assert!(
-        stderr(&out).contains("dimension 0 has size 4 in the source and 5 in the destination"),
-        "{}",
-        stderr(&out)
+    let out = run_in(&d, "f32[4]{0}", "f32[5]{0}", "a.bin", "b.bin");
+    refused(
+        &out,
+        1,
+        "dimension 0 has size 4 in the source and 5 in the destination",
     );
     // A missing directory for OUTPUT.
-    let out = run(
-        "f32[4]{0}",
-        "f32[4]{0}",
-        &path(&d, "a.bin"),
-        &path(&d, "no/such/b.bin"),
-    );
+    let out = run_in(&d, "f32[4]{0}", "f32[4]{0}", "a.bin", "no/such/b.bin");
     assert_eq!(out.status.code(), Some(3));
     assert_eq!(names(d.path()), ["a.bin"]);
 }
@@ -433,20 +345,16 @@ fn invalid_or_different_shapes_exit_1() {
 fn empty_and_huge_arrays() {
     let d = dir();
     fs::write(path(&d, "empty.bin"), b"").unwrap();
-    let out = run(
+    let out = run_in(
+        &d,
         "f32[0,5]{1,0}",
         "f32[0,5]{0,1:T(8,128)}",
-        &path(&d, "empty.bin"),
-        &path(&d, "e.bin"),
+        "empty.bin",
+        "e.bin",
     );
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(fs::read(path(&d, "e.bin")).unwrap().is_empty());
-    let out = run(
-        "f32[0,5]{1,0}",
-        "f32[0,5]{1,0}",
-        &path(&d, "empty.bin"),
-        &path(&d, "e.npy"),
-    );
+    let out = run_in(&d, "f32[0,5]{1,0}", "f32[0,5]{1,0}", "empty.bin", "e.npy");
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let e = fs::read(path(&d, "e.npy")).unwrap();
     let (dict, body) = split_npy(&e);

@@ -1,22 +1,9 @@
 //! `layout scan`, run as a user would, on the dumps in tests/data/hlo/.
 
 mod support;
-use support::layout;
-
-use std::path::PathBuf;
-use std::process::Output;
+use support::{data, layout, read, scan_json};
 
 use serde_json::Value;
-
-fn data(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../tests/data/hlo")
-        .join(name)
-}
-
-fn read(name: &str) -> Vec<u8> {
-    std::fs::read(data(name)).unwrap()
-}
 
 /// The real dumps (see tests/data/hlo/README.md).
 const REAL: &[&str] = &[
@@ -24,16 +11,6 @@ const REAL: &[&str] = &[
     "torchxla_bert_dp5.hlo",
     "torchxla_pp2_rank1.hlo",
 ];
-
-fn scan_json(input: &[u8]) -> (Output, Vec<Value>) {
-    let out = layout(&["scan", "--json", "-"], input);
-    let lines = String::from_utf8(out.stdout.clone())
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    (out, lines)
-}
 
 /// Every shape object in the records, with its role, sorted by position.
 fn shapes(records: &[Value]) -> Vec<(&'static str, Value)> {

@@ -3,32 +3,9 @@
 //! the dumps in tests/data/hlo/ and from a synthetic dump.
 
 mod support;
-use support::layout;
-
-use std::path::PathBuf;
-use std::process::Output;
+use support::{data, layout, read, scan_json};
 
 use serde_json::Value;
-
-fn data(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../tests/data/hlo")
-        .join(name)
-}
-
-fn read(name: &str) -> Vec<u8> {
-    std::fs::read(data(name)).unwrap()
-}
-
-fn scan_json(input: &[u8]) -> (Output, Vec<Value>) {
-    let out = layout(&["scan", "--json", "-"], input);
-    let lines = String::from_utf8(out.stdout.clone())
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    (out, lines)
-}
 
 /// Bytes of every array leaf of a shape, summed (as the library sizes
 /// them).

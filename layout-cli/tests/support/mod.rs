@@ -1,7 +1,34 @@
-//! Running the `layout` binary from the integration tests.
+//! Running the `layout` binary from the integration tests, and the dumps
+//! in tests/data/hlo/.
+// Each test file uses some of these.
+#![allow(dead_code)]
 
 use std::io::Write;
+use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
+
+/// The path of a dump in tests/data/hlo/.
+pub fn data(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/data/hlo")
+        .join(name)
+}
+
+/// The bytes of a dump in tests/data/hlo/.
+pub fn read(name: &str) -> Vec<u8> {
+    std::fs::read(data(name)).unwrap()
+}
+
+/// `layout scan --json -` on `input`: the output and its JSON records.
+pub fn scan_json(input: &[u8]) -> (Output, Vec<serde_json::Value>) {
+    let out = layout(&["scan", "--json", "-"], input);
+    let lines = String::from_utf8(out.stdout.clone())
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    (out, lines)
+}
 
 /// Runs `layout` with `args`, feeding `stdin` from another thread so that a
 /// large output cannot block on a full pipe.

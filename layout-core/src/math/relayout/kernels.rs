@@ -278,28 +278,8 @@ impl Block {
 /// Calls `f(src, dst)` with the slot offsets of every element of one box
 /// (for the bit-level copies).
 pub(crate) fn each_slot(n: &Nest, mut f: impl FnMut(u64, u64)) {
-    let modes = &n.modes[..n.len];
-    let mut at = [0u64; MODES];
-    let (mut s, mut d) = (n.src, n.dst);
-    loop {
-        f(s, d);
-        let mut k = 0;
-        loop {
-            if k == modes.len() {
-                return;
-            }
-            let m = modes[k];
-            at[k] += 1;
-            if at[k] < m.range {
-                s = s.wrapping_add(m.src);
-                d = d.wrapping_add(m.dst);
-                break;
-            }
-            let back = at[k] - 1;
-            at[k] = 0;
-            s = s.wrapping_sub(back.wrapping_mul(m.src));
-            d = d.wrapping_sub(back.wrapping_mul(m.dst));
-            k += 1;
-        }
-    }
+    // Slot offsets fit in `usize`: the plan checked both allocations.
+    each(&n.modes[..n.len], n.src, n.dst, |s, d| {
+        f(s as u64, d as u64)
+    });
 }

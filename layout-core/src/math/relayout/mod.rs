@@ -547,18 +547,11 @@ impl RelayoutPlan {
         }
         match &self.how {
             How::Chains(chains) => {
-                #[cfg(feature = "rayon")]
-                if par {
-                    let parts = parallel::parts(|f| self.each_box(chains, f));
-                    if let Some(parts) = parts {
-                        let slot = |x: u64| usize::try_from(x).ok();
-                        let copy = |n: &Nest, d: &mut [T]| kernels::copy_nest(n, src, d);
-                        if parallel::run(parts, dst, slot, copy) {
-                            return;
-                        }
-                    }
+                let slot = |x: u64| usize::try_from(x).ok();
+                let copy = |n: &Nest, d: &mut [T]| kernels::copy_nest(n, src, d);
+                if par && self.on_threads(chains, dst, slot, copy) {
+                    return;
                 }
-                let _ = par;
                 self.each_box(chains, &mut |n: &Nest| kernels::copy_nest(n, src, dst));
             }
             How::General { src: a, dst: b } => {
@@ -580,28 +573,40 @@ impl RelayoutPlan {
         };
         match &self.how {
             How::Chains(chains) => {
-                #[cfg(feature = "rayon")]
-                if par {
-                    let parts = parallel::parts(|f| self.each_box(chains, f));
-                    if let Some(parts) = parts {
-                        let bits = self.dst_bits;
-                        // Parts start and end on whole bytes, or run here.
-                        let byte = |x: u64| {
-                            let b = x.checked_mul(bits)?;
-                            b.is_multiple_of(8).then(|| usize::try_from(b / 8).ok())?
-                        };
-                        if parallel::run(parts, dst, byte, one_box) {
-                            return;
-                        }
-                    }
+                let bits = self.dst_bits;
+                // Parts start and end on whole bytes, or run here.
+                let byte = |x: u64| {
+                    let b = x.checked_mul(bits)?;
+                    b.is_multiple_of(8).then(|| usize::try_from(b / 8).ok())?
+                };
+                if par && self.on_threads(chains, dst, byte, one_box) {
+                    return;
                 }
-                let _ = par;
                 self.each_box(chains, &mut |n: &Nest| one_box(n, dst));
             }
             How::General { src: a, dst: b } => {
                 self.each_general(a, b, |s, d| copy.one(src, s, dst, d))
             }
         }
+    }
+
+    /// Runs `f` on parts of every box, on rayon's threads, each with its
+    /// own range of `dst` (`unit` turns a slot offset into an index of
+    /// `dst`); `false` (nothing done) when the boxes cannot be cut so, or
+    /// without the `rayon` feature.
+    fn on_threads<T: Send>(
+        &self,
+        chains: &[Chain; MAX_RANK],
+        dst: &mut [T],
+        unit: impl Fn(u64) -> Option<usize> + Sync,
+        f: impl Fn(&Nest, &mut [T]) + Sync,
+    ) -> bool {
+        #[cfg(feature = "rayon")]
+        if let Some(parts) = parallel::parts(|g| self.each_box(chains, g)) {
+            return parallel::run(parts, dst, unit, f);
+        }
+        let _ = (chains, dst, unit, f);
+        false
     }
 
     /// Every box of the merged chains, as a loop nest.
