@@ -371,17 +371,28 @@ impl Plan {
     ///     assert_eq!(plan.offset_unchecked(&index), 63_048_281);
     /// }
     /// ```
-    #[inline]
+    #[inline(always)]
     pub const fn offset_unchecked(&self, index: &[u64]) -> u64 {
         if self.mode == POW2 {
             // Unused slots have mask 0, so the common sizes run a fixed
-            // number of digits without a loop.
-            return match self.flat_len {
-                0..=2 => self.flat_sum::<2>(index),
-                3..=4 => self.flat_sum::<4>(index),
-                5..=8 => self.flat_sum::<8>(index),
-                _ => self.flat_sum::<{ MAX_RANK * PLAN_DIGITS }>(index),
-            };
+            // number of digits without a loop. Small enough to inline;
+            // everything else is out of line.
+            match self.flat_len {
+                0..=2 => return self.flat_sum::<2>(index),
+                3..=4 => return self.flat_sum::<4>(index),
+                5..=8 => return self.flat_sum::<8>(index),
+                _ => {}
+            }
+        }
+        self.offset_rest(index)
+    }
+
+    /// [`Plan::offset_unchecked`] beyond 8 power-of-two digits: other
+    /// digit bases, and the general walk.
+    #[inline(never)]
+    const fn offset_rest(&self, index: &[u64]) -> u64 {
+        if self.mode == POW2 {
+            return self.flat_sum::<{ MAX_RANK * PLAN_DIGITS }>(index);
         }
         if self.mode != GENERAL {
             let pow2 = self.mode == POW2;
