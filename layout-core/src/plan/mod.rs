@@ -379,8 +379,10 @@ impl Plan {
             // everything else is out of line.
             match self.flat_len {
                 0..=2 => return self.flat_sum::<2>(index),
-                3..=4 => return self.flat_sum::<4>(index),
-                5..=8 => return self.flat_sum::<8>(index),
+                3 => return self.flat_sum::<3>(index),
+                4 => return self.flat_sum::<4>(index),
+                5..=6 => return self.flat_sum::<6>(index),
+                7..=8 => return self.flat_sum::<8>(index),
                 _ => {}
             }
         }
