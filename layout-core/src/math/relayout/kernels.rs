@@ -234,42 +234,53 @@ impl Block {
         q: usize,
     ) {
         let from = s + self.row(p) + q;
-        let mut t = [[src[from]; P]; Q];
-        if self.sp == Q && self.rp0 == 0 {
-            let block = &src[from..from + P * Q];
-            for (i, row) in (0..P).zip(block.chunks_exact(Q)) {
-                for j in 0..Q {
-                    t[j][i] = row[j];
-                }
-            }
-        } else {
-            // Row offsets by steps, without a division per row.
-            let mut at = from;
-            let mut inner = if self.rp0 == 0 { 0 } else { p % self.rp0 };
-            for i in 0..P {
-                let row = &src[at..at + Q];
-                for j in 0..Q {
-                    t[j][i] = row[j];
-                }
-                inner += 1;
-                if inner == self.rp0 {
-                    inner = 0;
-                    at = at + self.sp1 - (self.rp0 - 1) * self.sp;
-                } else {
-                    at += self.sp;
-                }
+        // The block's source rows, each exactly `Q` long.
+        let first: &[T; Q] = match src[from..from + Q].try_into() {
+            Ok(r) => r,
+            Err(_) => return self.edges_of(src, s, dst, d, p, q, P, Q),
+        };
+        let mut rows = [first; P];
+        let mut at = from;
+        let mut inner = if self.rp0 == 0 { 0 } else { p % self.rp0 };
+        for row in rows.iter_mut() {
+            *row = match src[at..at + Q].try_into() {
+                Ok(r) => r,
+                Err(_) => return self.edges_of(src, s, dst, d, p, q, P, Q),
+            };
+            inner += 1;
+            if inner == self.rp0 {
+                inner = 0;
+                at = at + self.sp1 - (self.rp0 - 1) * self.sp;
+            } else {
+                at += self.sp;
             }
         }
+        // Each destination row gathers one column of the block.
         let to = d + p + q * self.dq;
-        if self.dq == P {
-            let block = &mut dst[to..to + P * Q];
-            for (out, row) in block.chunks_exact_mut(P).zip(&t) {
-                out.copy_from_slice(row);
-            }
-        } else {
-            for (j, row) in t.iter().enumerate() {
-                let at = to + j * self.dq;
-                dst[at..at + P].copy_from_slice(row);
+        for j in 0..Q {
+            let out: [T; P] = core::array::from_fn(|i| rows[i][j]);
+            let at = to + j * self.dq;
+            dst[at..at + P].copy_from_slice(&out);
+        }
+    }
+
+    /// The block at `(p, q)` element by element (never reached: the rows
+    /// are always `Q` long).
+    #[allow(clippy::too_many_arguments)]
+    fn edges_of<T: Copy>(
+        &self,
+        src: &[T],
+        s: usize,
+        dst: &mut [T],
+        d: usize,
+        p: usize,
+        q: usize,
+        pn: usize,
+        qn: usize,
+    ) {
+        for j in q..q + qn {
+            for i in p..p + pn {
+                dst[d + i + j * self.dq] = src[s + self.row(i) + j];
             }
         }
     }
