@@ -3,7 +3,7 @@
 //! against a naive transpose. Run with `cargo run --example transpose`.
 #![warn(clippy::pedantic)]
 
-use xla_layout::{layout, StaticShape, View, ViewMut};
+use xla_layout::{layout, relayout, StaticShape, View, ViewMut};
 
 layout! {
     /// The input: 64 x 256 floats, row-major.
@@ -12,6 +12,8 @@ layout! {
     pub type Output = f32[256,64]{1,0:T(8,128)};
     /// The same output without tiles, for the naive reference.
     pub type Plain = f32[256,64]{1,0};
+    /// The input's bytes seen as the 256 x 64 transpose: column-major.
+    pub type InputT = f32[256,64]{0,1};
 }
 
 /// Transposes tile by tile: the output is walked in memory order (8 x 128
@@ -54,6 +56,22 @@ fn main() {
         checked += 1;
     }
     assert_eq!(checked, 256 * 64);
+
+    // The library does the same in one call: the input's bytes are the
+    // transpose in column-major order, and a relayout moves them into the
+    // tiled layout.
+    let mut moved = vec![f32::NAN; Output::ALLOCATED_ELEMENTS];
+    let from = View::new(InputT, &input).expect("layout and slice agree");
+    let mut to = ViewMut::new(Output, &mut moved).expect("layout and slice agree");
+    relayout(&from, &mut to).expect("same array");
+    let by_library = View::new(Output, &moved).expect("layout and slice agree");
+    let by_hand = View::new(Output, &tiled).expect("layout and slice agree");
+    assert!(by_library
+        .iter()
+        .zip(by_hand.iter())
+        .all(|(a, b)| a.to_bits() == b.to_bits()));
+    // Its padding slots (64 of each tile row's 128) are zeros, not NaN.
+    assert_eq!(moved.iter().filter(|x| x.is_nan()).count(), 0);
 
     // Write through a mutable view and read it back through the layout.
     let mut view = ViewMut::new(Output, &mut tiled).expect("layout and slice agree");
