@@ -233,6 +233,9 @@ pub enum ErrorKind {
     /// A layout whose offsets are not per-dimension digits, where a
     /// [`StaticLayout`](crate::StaticLayout) built at run time needs them.
     NoDigitTables,
+    /// The same dimension asked for twice where two different ones are
+    /// needed (the rows and columns of a [`LayoutGrid`](crate::LayoutGrid)).
+    SameDimension,
     /// Two layouts a relayout cannot copy between, or buffers of the wrong
     /// length: ranks, element types, slot widths, buffer sizes.
     RelayoutMismatch,
@@ -421,6 +424,7 @@ impl Error {
             RankMismatch => "rank",
             ValueOutOfRange => "value",
             RelayoutMismatch | DimensionMismatch => "relayout",
+            SameDimension => "dimension number",
         }
     }
 
@@ -728,6 +732,10 @@ MinorToMajorLength => write!(
             DimensionMismatch => write!(
                 f,
                 "dimension {a} has size {b} in the source and {c} in the destination"
+            ),
+            SameDimension => write!(
+                f,
+                "rows and columns are both dimension {a}; a grid needs two different dimensions"
             ),
             NoDigitTables => write!(
                 f,

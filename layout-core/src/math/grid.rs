@@ -200,7 +200,7 @@ impl LayoutGrid {
     /// Errors: a `?` dimension ([`ErrorKind::UnboundedDimension`]), a
     /// dimension number past the rank
     /// ([`ErrorKind::DimensionNumberOutOfRange`]), the same dimension for
-    /// both ([`ErrorKind::Expected`]), `at` of the wrong length
+    /// both ([`ErrorKind::SameDimension`]), `at` of the wrong length
     /// ([`ErrorKind::IndexRank`]) or out of bounds
     /// ([`ErrorKind::IndexOutOfBounds`]).
     ///
@@ -211,7 +211,7 @@ impl LayoutGrid {
     /// assert_eq!(grid.cell(1, 3).unwrap().offset, Some(12 + 4 + 3));
     /// let err = |r, c, at: &[u64]| LayoutGrid::new(&s, r, c, at).unwrap_err().kind();
     /// assert_eq!(err(Some(3), Some(0), &[0, 0, 0]), ErrorKind::DimensionNumberOutOfRange);
-    /// assert_eq!(err(Some(1), Some(1), &[0, 0, 0]), ErrorKind::Expected);
+    /// assert_eq!(err(Some(1), Some(1), &[0, 0, 0]), ErrorKind::SameDimension);
     /// assert_eq!(err(Some(0), Some(1), &[0, 0]), ErrorKind::IndexRank);
     /// assert_eq!(err(Some(0), Some(1), &[0, 0, 4]), ErrorKind::IndexOutOfBounds);
     /// ```
@@ -232,10 +232,11 @@ impl LayoutGrid {
                 ));
             }
         }
-        if rows.is_some() && rows == cols {
-            return Err(Error::expected(
-                "rows and columns along different dimensions",
+        if let Some(d) = rows.filter(|_| rows == cols) {
+            return Err(Error::wide(
+                ErrorKind::SameDimension,
                 Span::NONE,
+                [d as i128, 0, 0],
             ));
         }
         if at.len() != rank {

@@ -161,7 +161,15 @@ fn bad_requests_are_errors() {
         kind(None, Some(9), &[0, 0]),
         ErrorKind::DimensionNumberOutOfRange
     );
-    assert_eq!(kind(Some(0), Some(0), &[0, 0]), ErrorKind::Expected);
+    assert_eq!(kind(Some(0), Some(0), &[0, 0]), ErrorKind::SameDimension);
+    let shape = parse_array("f32[2,3]").unwrap();
+    let same = LayoutGrid::new(&shape, Some(1), Some(1), &[0, 0]).unwrap_err();
+    extern crate std;
+    use std::string::ToString;
+    assert_eq!(
+        same.to_string(),
+        "rows and columns are both dimension 1; a grid needs two different dimensions"
+    );
     assert_eq!(kind(Some(0), Some(1), &[0]), ErrorKind::IndexRank);
     assert_eq!(kind(Some(0), None, &[0, 3]), ErrorKind::IndexOutOfBounds);
     let open = parse_array("f32[?,3]").unwrap();
