@@ -179,7 +179,8 @@ fn relayout(req: &Request<'_>) -> Result<String, Failure> {
 
         bar.set_message("relayout");
         let mut destination = allocate(plan.destination_bytes(), "the output", EXIT_OUTPUT)?;
-        plan.run_bytes(&source, &mut destination)
+        // On every core; the same bytes as one thread gives.
+        plan.par_run_bytes(&source, &mut destination)
             .map_err(|e| fail(EXIT_INVALID, format!("error: cannot relayout: {e}\n")))?;
         drop(source);
 
