@@ -218,11 +218,11 @@ impl Block {
         }
     }
 
-    /// One `P` x `Q` block at `(p, q)` through a local array: rows of the
-    /// source in, rows of the destination out (each one slice when the
-    /// rows are adjacent).
+    /// One `P` x `Q` block at `(p, q)`: the block's `P` source rows taken
+    /// as arrays of `Q`, then each destination row gathered from them and
+    /// written whole.
     #[inline(always)]
-    // `t[j][i]`: both indices are loop counters by design.
+    // `rows[i][j]`: column `j` of every row, by design.
     #[allow(clippy::needless_range_loop)]
     fn micro<T: Copy, const P: usize, const Q: usize>(
         &self,
