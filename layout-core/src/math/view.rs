@@ -144,26 +144,33 @@ element! {
         |b| num_complex::Complex::new(f64::from_bits(b as u64), f64::from_bits((b >> 64) as u64)),
 }
 
-fn check<T: Element, const R: usize>(layout: &StaticLayout<R>, len: usize) -> Result<(), Error> {
-    if layout.element_type() != T::ELEMENT_TYPE {
+/// `T` is the natural Rust type of slots of `stored` that are `bits` wide
+/// (the check of views and of typed relayouts).
+pub(crate) fn natural_slots<T: Element>(stored: ElementType, bits: u64) -> Result<(), Error> {
+    if stored != T::ELEMENT_TYPE {
         return Err(Error::new(
             ErrorKind::ViewMismatch,
             Span::NONE,
             [
                 1,
-                layout.element_type().xla_enum_value() as i64,
+                stored.xla_enum_value() as i64,
                 T::ELEMENT_TYPE.xla_enum_value() as i64,
             ],
         ));
     }
     let natural = u64::from(T::ELEMENT_TYPE.byte_width()) * 8;
-    if layout.element_size_in_bits() != natural {
+    if bits != natural {
         return Err(Error::wide(
             ErrorKind::ViewMismatch,
             Span::NONE,
-            [2, layout.element_size_in_bits() as i128, 0],
+            [2, bits as i128, 0],
         ));
     }
+    Ok(())
+}
+
+fn check<T: Element, const R: usize>(layout: &StaticLayout<R>, len: usize) -> Result<(), Error> {
+    natural_slots::<T>(layout.element_type(), layout.element_size_in_bits())?;
     if len < layout.allocated_elements() {
         return Err(Error::wide(
             ErrorKind::ViewMismatch,

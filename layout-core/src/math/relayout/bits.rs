@@ -129,20 +129,11 @@ impl Copier {
         // Nibble pairs, the `(2,1)` sub-tile of `E(4)` layouts: two source
         // rows woven into one destination run, or one source run split
         // into two destination rows.
-        let Some(q) = rest.iter().position(|m| m.src == 1) else {
+        let Some((_, m1, others, len)) = n.transposed() else {
             return false;
         };
-        let m1 = rest[q];
-        let mut others = [m0; MODES];
-        let mut len = 0;
-        for (i, m) in rest.iter().enumerate() {
-            if i != q {
-                if !bytes(m) {
-                    return false;
-                }
-                others[len] = *m;
-                len += 1;
-            }
+        if !others[..len].iter().all(bytes) {
+            return false;
         }
         let outer = Outer::of(&others[..len], 2);
         if m0.range == 2 && m0.dst == 1 && m0.src % 2 == 0 && m1.dst == 2 && m1.range % 2 == 0 {

@@ -4,6 +4,8 @@
 //! steps otherwise. The nest's offsets are in bounds by construction
 //! (the plan checked both allocations against the slices).
 
+use core::ops::Range;
+
 use super::modes::{Mode, Nest, MODES};
 
 /// Calls `f(src, dst)` with the offsets of every step of `outer` (innermost
@@ -50,16 +52,7 @@ pub(crate) fn copy_nest<T: Copy>(n: &Nest, src: &[T], dst: &mut [T]) {
         return;
     }
     if m0.dst == 1 {
-        if let Some(q) = rest.iter().position(|m| m.src == 1) {
-            let mq = rest[q];
-            let mut outer = [m0; MODES];
-            let mut len = 0;
-            for (i, m) in rest.iter().enumerate() {
-                if i != q {
-                    outer[len] = *m;
-                    len += 1;
-                }
-            }
+        if let Some((m0, mq, mut outer, len)) = n.transposed() {
             let mut block = Block {
                 rp: m0.range as usize,
                 sp: m0.src as usize,
@@ -210,9 +203,22 @@ impl Block {
 
     /// The elements outside `0..pn` x `0..qn`, one by one.
     fn edges<T: Copy>(&self, src: &[T], s: usize, dst: &mut [T], d: usize, pn: usize, qn: usize) {
-        for q in 0..self.rq {
-            let from = if q < qn { pn } else { 0 };
-            for p in from..self.rp {
+        self.elements(src, s, dst, d, pn..self.rp, 0..qn);
+        self.elements(src, s, dst, d, 0..self.rp, qn..self.rq);
+    }
+
+    /// The elements of rows `ps` and columns `qs` of the block, one by one.
+    fn elements<T: Copy>(
+        &self,
+        src: &[T],
+        s: usize,
+        dst: &mut [T],
+        d: usize,
+        ps: Range<usize>,
+        qs: Range<usize>,
+    ) {
+        for q in qs {
+            for p in ps.clone() {
                 dst[d + p + q * self.dq] = src[s + self.row(p) + q];
             }
         }
@@ -234,10 +240,11 @@ impl Block {
         q: usize,
     ) {
         let from = s + self.row(p) + q;
-        // The block's source rows, each exactly `Q` long.
+        // The block's source rows, each exactly `Q` long (so the fallback,
+        // one element at a time, is never taken).
         let first: &[T; Q] = match src[from..from + Q].try_into() {
             Ok(r) => r,
-            Err(_) => return self.edges_of(src, s, dst, d, p, q, P, Q),
+            Err(_) => return self.elements(src, s, dst, d, p..p + P, q..q + Q),
         };
         let mut rows = [first; P];
         let mut at = from;
@@ -245,7 +252,7 @@ impl Block {
         for row in rows.iter_mut() {
             *row = match src[at..at + Q].try_into() {
                 Ok(r) => r,
-                Err(_) => return self.edges_of(src, s, dst, d, p, q, P, Q),
+                Err(_) => return self.elements(src, s, dst, d, p..p + P, q..q + Q),
             };
             inner += 1;
             if inner == self.rp0 {
@@ -261,27 +268,6 @@ impl Block {
             let out: [T; P] = core::array::from_fn(|i| rows[i][j]);
             let at = to + j * self.dq;
             dst[at..at + P].copy_from_slice(&out);
-        }
-    }
-
-    /// The block at `(p, q)` element by element (never reached: the rows
-    /// are always `Q` long).
-    #[allow(clippy::too_many_arguments)]
-    fn edges_of<T: Copy>(
-        &self,
-        src: &[T],
-        s: usize,
-        dst: &mut [T],
-        d: usize,
-        p: usize,
-        q: usize,
-        pn: usize,
-        qn: usize,
-    ) {
-        for j in q..q + qn {
-            for i in p..p + pn {
-                dst[d + i + j * self.dq] = src[s + self.row(i) + j];
-            }
         }
     }
 }

@@ -28,7 +28,7 @@ use crate::base::element::ElementType;
 use crate::base::error::{Error, ErrorKind, Span};
 use crate::base::limits::MAX_RANK;
 use crate::math::fixed::{RankedLayout, StaticLayout};
-use crate::math::view::{Element, View, ViewMut};
+use crate::math::view::{natural_slots, Element, View, ViewMut};
 use crate::model::array::ArrayShape;
 use crate::model::dim::PaddingValue;
 use crate::plan::digits::DimDigits;
@@ -273,7 +273,8 @@ impl RelayoutPlan {
                 ));
             }
         }
-        let value_bits = value_bits(a.element);
+        // The bits of a value (1 for `pred`).
+        let value_bits = u64::from(a.element.bit_width());
         for bits in [a.bits, b.bits] {
             if bits < value_bits || bits > 128 {
                 return Err(mismatch(
@@ -477,27 +478,8 @@ impl RelayoutPlan {
     }
 
     fn run_on<T: Element>(&self, src: &[T], dst: &mut [T], par: bool) -> Result<(), Error> {
-        let natural = u64::from(T::ELEMENT_TYPE.byte_width()) * 8;
-        if T::ELEMENT_TYPE != self.element {
-            return Err(Error::wide(
-                ErrorKind::ViewMismatch,
-                Span::NONE,
-                [
-                    1,
-                    self.element.xla_enum_value().into(),
-                    T::ELEMENT_TYPE.xla_enum_value().into(),
-                ],
-            ));
-        }
-        for bits in [self.src_bits, self.dst_bits] {
-            if bits != natural {
-                return Err(Error::wide(
-                    ErrorKind::ViewMismatch,
-                    Span::NONE,
-                    [2, bits.into(), 0],
-                ));
-            }
-        }
+        natural_slots::<T>(self.element, self.src_bits)?;
+        natural_slots::<T>(self.element, self.dst_bits)?;
         self.check_lengths(src.len(), dst.len(), self.src_slots, self.dst_slots)?;
         self.copy(src, dst, T::__from_bits(self.fill), par);
         Ok(())
@@ -673,11 +655,6 @@ impl RelayoutPlan {
             }
         }
     }
-}
-
-/// Bits that carry an element's value: the type's width (1 for `pred`).
-const fn value_bits(t: ElementType) -> u64 {
-    t.bit_width() as u64
 }
 
 /// The bits of one padding slot of type `t` holding `v`.

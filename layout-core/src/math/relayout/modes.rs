@@ -270,6 +270,24 @@ impl Nest {
         self.len = out + 1;
     }
 
+    /// The innermost loop, the first other loop contiguous in the source
+    /// (source stride 1), and the remaining loops in order: the shape of a
+    /// transposed copy. `None` without such a second loop.
+    pub(crate) fn transposed(&self) -> Option<(Mode, Mode, [Mode; MODES], usize)> {
+        let modes = &self.modes[..self.len];
+        let (&inner, rest) = modes.split_first()?;
+        let q = rest.iter().position(|m| m.src == 1)?;
+        let mut others = [inner; MODES];
+        let mut len = 0;
+        for (i, m) in rest.iter().enumerate() {
+            if i != q {
+                others[len] = *m;
+                len += 1;
+            }
+        }
+        Some((inner, rest[q], others, len))
+    }
+
     /// The loops of the box that takes piece `choice[d]` of every
     /// dimension.
     pub(crate) const fn of_box(
