@@ -20,7 +20,10 @@ pub(crate) mod digits;
 
 use digits::{DimDigits, PLAN_DIGITS};
 
-/// One power-of-two digit: `((index[dim] & mask) >> shift) * stride`.
+/// One power-of-two digit: `((index[dim] & mask) >> shift) * stride`, or,
+/// when the plan's digits are `exact`, `(index[dim] & mask) * stride` with
+/// the digit's low bits cleared from `mask` and `stride` already divided by
+/// the digit's base.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct Flat {
     dim: u8,
@@ -80,6 +83,9 @@ pub struct Plan {
     /// mask, shift and stride.
     flat: [Flat; MAX_RANK * PLAN_DIGITS],
     flat_len: u8,
+    /// Every flat digit's stride is a multiple of its base, so the flat
+    /// list is stored shift-free: `(index[dim] & mask) * stride`.
+    exact: bool,
     final_dims: [u64; MAX_PHYSICAL_RANK],
     final_len: u8,
     tiled_elements: u64,
@@ -119,6 +125,7 @@ impl Plan {
             mode: GENERAL,
             flat: [Flat::ZERO; MAX_RANK * PLAN_DIGITS],
             flat_len: 0,
+            exact: false,
             final_dims: copy_u64(sub(&t.sizes.d, 0, t.sizes.len)),
             final_len: t.sizes.len as u8,
             tiled_elements: tiled,
@@ -145,25 +152,39 @@ impl Plan {
     }
 
     /// The sum of the first `N` flat digits (slots past `flat_len` are
-    /// zero).
+    /// zero); `EXACT` is the plan's `exact`.
     #[inline(always)]
-    const fn flat_sum<const N: usize>(&self, index: &[u64]) -> u64 {
+    const fn flat_sum<const N: usize, const EXACT: bool>(&self, index: &[u64]) -> u64 {
+        // A short index gives an unspecified offset: every digit reads the
+        // last coordinate it has. Clamping (not a checked read) keeps the
+        // loop free of branches; an empty index has no coordinate at all.
+        let Some(last) = index.len().checked_sub(1) else {
+            return 0;
+        };
         let mut lin: u64 = 0;
         let mut k = 0;
         while k < N && k < self.flat.len() {
             let f = &self.flat[k];
-            // A short index reads as zeros.
             let d = f.dim as usize;
-            let x = if d < index.len() { index[d] } else { 0 };
-            lin = lin.wrapping_add(((x & f.mask) >> f.shift).wrapping_mul(f.stride));
+            let x = index[if d < last { d } else { last }];
+            let digit = if EXACT {
+                x & f.mask
+            } else {
+                (x & f.mask) >> f.shift
+            };
+            lin = lin.wrapping_add(digit.wrapping_mul(f.stride));
             k += 1;
         }
         lin
     }
 
-    /// The power-of-two digits as one list (see [`Flat`]).
+    /// The power-of-two digits as one list (see [`Flat`]), shift-free when
+    /// every stride is a multiple of its digit's base (the usual case: a
+    /// digit counts blocks of `base` indices, each at least `base`
+    /// elements long).
     const fn flatten(&mut self) {
         let mut n = 0;
+        let mut exact = true;
         let mut d = 0;
         while d < self.rank as usize {
             let dd = &self.digits[d];
@@ -171,9 +192,12 @@ impl Plan {
             let mut j = 0;
             while j < len && n < self.flat.len() {
                 let next = if j + 1 < len { dd.base[j + 1] } else { 0 };
+                let shift = dd.base[j].trailing_zeros();
+                let low = (1u64 << shift) - 1;
+                exact &= dd.stride[j] & low == 0;
                 self.flat[n] = Flat {
                     dim: d as u8,
-                    shift: dd.base[j].trailing_zeros() as u8,
+                    shift: shift as u8,
                     mask: next.wrapping_sub(1),
                     stride: dd.stride[j],
                 };
@@ -183,6 +207,19 @@ impl Plan {
             d += 1;
         }
         self.flat_len = n as u8;
+        if exact {
+            // `((x & mask) >> s) * stride == (x & mask & !low) * (stride >> s)`
+            // when `stride` is a multiple of `1 << s`.
+            let mut k = 0;
+            while k < n {
+                let f = &mut self.flat[k];
+                f.mask &= !((1u64 << f.shift) - 1);
+                f.stride >>= f.shift;
+                f.shift = 0;
+                k += 1;
+            }
+        }
+        self.exact = exact;
     }
 
     /// The digit tables, when the layout has them (relayout merges two).
@@ -373,35 +410,41 @@ impl Plan {
     /// ```
     #[inline(always)]
     pub const fn offset_unchecked(&self, index: &[u64]) -> u64 {
-        if self.mode == POW2 {
+        if self.mode == POW2 && self.exact {
             // Unused slots have mask 0, so the common sizes run a fixed
             // number of digits without a loop. Small enough to inline;
             // everything else is out of line.
             match self.flat_len {
-                0..=2 => return self.flat_sum::<2>(index),
-                3 => return self.flat_sum::<3>(index),
-                4 => return self.flat_sum::<4>(index),
-                5..=6 => return self.flat_sum::<6>(index),
-                7..=8 => return self.flat_sum::<8>(index),
+                0..=2 => return self.flat_sum::<2, true>(index),
+                3 => return self.flat_sum::<3, true>(index),
+                4 => return self.flat_sum::<4, true>(index),
+                5 => return self.flat_sum::<5, true>(index),
+                6 => return self.flat_sum::<6, true>(index),
+                7..=8 => return self.flat_sum::<8, true>(index),
                 _ => {}
             }
         }
         self.offset_rest(index)
     }
 
-    /// [`Plan::offset_unchecked`] beyond 8 power-of-two digits: other
-    /// digit bases, and the general walk.
+    /// [`Plan::offset_unchecked`] beyond 8 shift-free power-of-two digits:
+    /// more digits, digits with shifts, other digit bases, and the general
+    /// walk.
     #[inline(never)]
     const fn offset_rest(&self, index: &[u64]) -> u64 {
         if self.mode == POW2 {
-            return self.flat_sum::<{ MAX_RANK * PLAN_DIGITS }>(index);
+            const ALL: usize = MAX_RANK * PLAN_DIGITS;
+            return if self.exact {
+                self.flat_sum::<ALL, true>(index)
+            } else {
+                self.flat_sum::<ALL, false>(index)
+            };
         }
         if self.mode != GENERAL {
-            let pow2 = self.mode == POW2;
             let mut lin: u64 = 0;
             let mut d = 0;
             while d < self.rank as usize && d < index.len() {
-                lin = lin.wrapping_add(self.digits[d].offset(index[d], pow2));
+                lin = lin.wrapping_add(self.digits[d].offset(index[d], false));
                 d += 1;
             }
             return lin;
