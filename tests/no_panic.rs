@@ -317,5 +317,17 @@ proptest! {
         let right = src.len() as u64 == plan.source_bytes()
             && dst.len() as u64 == plan.destination_bytes();
         prop_assert_eq!(ok, right);
+        #[cfg(feature = "rayon")]
+        {
+            let mut n = 0usize;
+            let windowed = plan.par_run_bytes_windowed(&src, 1 + extra.1.unsigned_abs() as usize, |w: &[u8]| {
+                n += w.len();
+                Ok::<(), xla_layout::Error>(())
+            });
+            prop_assert_eq!(windowed.is_ok(), src.len() as u64 == plan.source_bytes());
+            if windowed.is_ok() {
+                prop_assert_eq!(n as u64, plan.destination_bytes());
+            }
+        }
     }
 }

@@ -228,6 +228,99 @@ proptest! {
     }
 }
 
+/// Random pairs through `par_run_bytes_windowed`: the windows, in order,
+/// are the bytes `run_bytes` writes, whatever the window size.
+#[cfg(feature = "rayon")]
+fn check_windows(a: &Case, b: &Case, seed: u64, window: usize) -> Result<(), TestCaseError> {
+    let (sa, sb) = (
+        parse_array(&a.text()).unwrap(),
+        parse_array(&b.text()).unwrap(),
+    );
+    let Ok(plan) = RelayoutPlan::new(&sa, &sb) else {
+        return Ok(());
+    };
+    let src = random_bytes(plan.source_bytes() as usize, seed);
+    let mut whole = vec![0u8; plan.destination_bytes() as usize];
+    plan.run_bytes(&src, &mut whole).unwrap();
+    let mut streamed = Vec::new();
+    let mut calls = 0usize;
+    plan.par_run_bytes_windowed(&src, window, |w: &[u8]| {
+        calls += 1;
+        streamed.extend_from_slice(w);
+        Ok::<(), xla_layout::Error>(())
+    })
+    .unwrap();
+    prop_assert_eq!(
+        &streamed,
+        &whole,
+        "{} -> {} in windows of {}",
+        a.text(),
+        b.text(),
+        window
+    );
+    // Windows are not one big buffer unless the copy is small or uncut.
+    if whole.len() > 4 * window && plan.is_blocked() {
+        prop_assert!(
+            calls > 1,
+            "{} -> {}: one window of {}",
+            a.text(),
+            b.text(),
+            whole.len()
+        );
+    }
+    Ok(())
+}
+
+#[cfg(feature = "rayon")]
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn windows_are_the_destination_in_order((a, b, seed) in pair(), window in 1usize..300) {
+        check_windows(&a, &b, seed, window)?;
+    }
+
+    #[test]
+    fn large_windows_are_the_destination_in_order((a, b, seed) in large_pair(), window in 64usize..8192) {
+        check_windows(&a, &b, seed, window)?;
+    }
+}
+
+/// A sink's error stops the copy and comes back; a source of the wrong
+/// length is refused before any window.
+#[cfg(feature = "rayon")]
+#[test]
+fn windowed_errors() {
+    let a = parse_array("f32[256,256]{1,0}").unwrap();
+    let b = parse_array("f32[256,256]{0,1}").unwrap();
+    let plan = RelayoutPlan::new(&a, &b).unwrap();
+    let src = vec![0u8; 256 * 256 * 4];
+    let mut calls = 0;
+    let r = plan.par_run_bytes_windowed(&src, 4096, |_: &[u8]| {
+        calls += 1;
+        if calls == 3 {
+            Err(xla_layout::Error::new(
+                ErrorKind::Expected,
+                xla_layout::Span::NONE,
+                [0; 3],
+            ))
+        } else {
+            Ok(())
+        }
+    });
+    assert_eq!(r.unwrap_err().kind(), ErrorKind::Expected);
+    assert_eq!(calls, 3);
+    let mut called = false;
+    let e = plan
+        .par_run_bytes_windowed(&src[1..], 4096, |_: &[u8]| {
+            called = true;
+            Ok::<(), xla_layout::Error>(())
+        })
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::RelayoutMismatch);
+    assert!(!called);
+}
+
 #[test]
 fn seed_layout_round_trips_through_row_major() {
     let tiled = parse_array("bf16[8,4,256,1024]{3,2,0,1:T(8,128)(2,1)}").unwrap();

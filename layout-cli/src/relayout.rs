@@ -20,8 +20,10 @@
 //! Files are read and written with plain reads and writes, not memory
 //! maps: mapping a file is `unsafe` (another process may change or shorten
 //! it under the map), and this crate forbids `unsafe`. The input is read
-//! into memory, the output built in memory, then written: peak memory is
-//! the source plus the destination size.
+//! into memory (a relayout reads its source in any order); the output is
+//! made [`WINDOW`] bytes at a time on every core
+//! ([`RelayoutPlan::par_run_bytes_windowed`]) and written as it is made,
+//! so peak memory is the source plus one window.
 //!
 //! OUTPUT is written to a temporary file in its directory and renamed over
 //! OUTPUT only when everything succeeded: a failed run leaves no partial
@@ -46,7 +48,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use layout_core::{parse_array, ArrayShape, ElementType, RelayoutPlan};
+use layout_core::{parse_array, ArrayShape, ElementType, ErrorKind, RelayoutPlan};
 
 use crate::npy;
 use crate::output::{self, warn, EXIT_OUTPUT};
@@ -58,8 +60,11 @@ pub const EXIT_UNREADABLE: u8 = 2;
 /// Inputs larger than this (in bytes) get a progress bar on a terminal.
 pub const PROGRESS_THRESHOLD: u64 = 64 << 20;
 
-/// Bytes read or written at a time (the progress bar's step).
+/// Bytes read at a time (the progress bar's step).
 const CHUNK: usize = 8 << 20;
+
+/// Bytes of OUTPUT made and written at a time: the memory OUTPUT takes.
+const WINDOW: usize = 64 << 20;
 
 /// What `layout relayout` was asked to do.
 pub struct Request<'a> {
@@ -177,21 +182,35 @@ fn relayout(req: &Request<'_>) -> Result<String, Failure> {
         read_into(&mut file, &mut source, &bar).map_err(unreadable)?;
         drop(file);
 
+        // The destination is made a window at a time (on every core) and
+        // written as it is made: memory holds the source and one window.
         bar.set_message("relayout");
-        let mut destination = allocate(plan.destination_bytes(), "the output", EXIT_OUTPUT)?;
-        // On every core; the same bytes as one thread gives.
-        plan.par_run_bytes(&source, &mut destination)
-            .map_err(|e| fail(EXIT_INVALID, format!("error: cannot relayout: {e}\n")))?;
-        drop(source);
-
-        bar.set_message("writing");
         let header = out_header.as_ref().map(npy::header_bytes);
-        write_atomically(req.output, header.as_deref(), &destination, &bar).map_err(|e| {
-            fail(
+        write_atomically(req.output, |w| {
+            if let Some(h) = &header {
+                w.write_all(h)?;
+            }
+            plan.par_run_bytes_windowed(&source, WINDOW, |bytes: &[u8]| {
+                w.write_all(bytes)?;
+                bar.inc(bytes.len() as u64);
+                Ok::<(), Stream>(())
+            })
+        })
+        .map_err(|e| match e {
+            Stream::Copy(e) if e.kind() == ErrorKind::OutOfMemory => fail(
+                EXIT_OUTPUT,
+                format!(
+                    "error: cannot hold the output in memory ({} bytes)\n",
+                    plan.destination_bytes()
+                ),
+            ),
+            Stream::Copy(e) => fail(EXIT_INVALID, format!("error: cannot relayout: {e}\n")),
+            Stream::Io(e) => fail(
                 EXIT_OUTPUT,
                 format!("error: cannot write {output_name}: {e}\n"),
-            )
+            ),
         })?;
+        drop(source);
         Ok(header.map_or(0, |h| h.len()))
     })();
     bar.finish_and_clear();
@@ -410,14 +429,32 @@ fn read_into(r: &mut impl Read, buf: &mut [u8], bar: &ProgressBar) -> io::Result
     Ok(())
 }
 
-/// Writes `header` then `data` to a temporary file next to `path` and
-/// renames it to `path`; on any error the temporary file is removed.
+/// Why writing OUTPUT stopped: the copy refused the buffers, or a write
+/// failed.
+enum Stream {
+    Copy(layout_core::Error),
+    Io(io::Error),
+}
+
+impl From<layout_core::Error> for Stream {
+    fn from(e: layout_core::Error) -> Stream {
+        Stream::Copy(e)
+    }
+}
+
+impl From<io::Error> for Stream {
+    fn from(e: io::Error) -> Stream {
+        Stream::Io(e)
+    }
+}
+
+/// Runs `write` on a temporary file next to `path` and renames the file
+/// to `path` once everything is written and synced; on any error the
+/// temporary file is removed and `path` is left as it was.
 fn write_atomically(
     path: &Path,
-    header: Option<&[u8]>,
-    data: &[u8],
-    bar: &ProgressBar,
-) -> io::Result<()> {
+    write: impl FnOnce(&mut dyn Write) -> Result<(), Stream>,
+) -> Result<(), Stream> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
@@ -434,13 +471,7 @@ fn write_atomically(
     let mut tmp = builder.tempfile_in(dir)?;
     {
         let mut w = io::BufWriter::with_capacity(1 << 16, tmp.as_file_mut());
-        if let Some(h) = header {
-            w.write_all(h)?;
-        }
-        for chunk in data.chunks(CHUNK) {
-            w.write_all(chunk)?;
-            bar.inc(chunk.len() as u64);
-        }
+        write(&mut w)?;
         w.flush()?;
     }
     tmp.as_file().sync_all()?;

@@ -244,6 +244,12 @@ pub enum ErrorKind {
     /// A value written to a packed view that the element type cannot hold
     /// (9 into an `s4`, which holds -8..=7).
     ValueOutOfRange,
+    /// A buffer the library needs could not be allocated (the first value
+    /// is its size in bytes): only [`RelayoutPlan::par_run_bytes_windowed`]
+    /// allocates, for a copy it cannot cut into windows.
+    ///
+    /// [`RelayoutPlan::par_run_bytes_windowed`]: crate::RelayoutPlan
+    OutOfMemory,
 }
 }
 
@@ -425,6 +431,7 @@ impl Error {
             ValueOutOfRange => "value",
             RelayoutMismatch | DimensionMismatch => "relayout",
             SameDimension => "dimension number",
+            OutOfMemory => "memory",
         }
     }
 
@@ -737,6 +744,7 @@ MinorToMajorLength => write!(
                 f,
                 "rows and columns are both dimension {a}; a grid needs two different dimensions"
             ),
+            OutOfMemory => write!(f, "cannot allocate {a} bytes"),
             NoDigitTables => write!(
                 f,
                 "a StaticLayout built at run time needs offsets that are per-dimension digits, and this layout's are not: {}",

@@ -23,6 +23,8 @@ mod kernels;
 mod modes;
 #[cfg(feature = "rayon")]
 mod parallel;
+#[cfg(feature = "rayon")]
+mod windowed;
 
 use crate::base::element::ElementType;
 use crate::base::error::{Error, ErrorKind, Span};
@@ -584,7 +586,7 @@ impl RelayoutPlan {
         f: impl Fn(&Nest, &mut [T]) + Sync,
     ) -> bool {
         #[cfg(feature = "rayon")]
-        if let Some(parts) = parallel::parts(|g| self.each_box(chains, g)) {
+        if let Some(parts) = parallel::parts(|g| self.each_box(chains, g), u64::MAX) {
             return parallel::run(parts, dst, unit, f);
         }
         let _ = (chains, dst, unit, f);
