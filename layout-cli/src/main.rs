@@ -174,9 +174,10 @@ enum Command {
         /// The layout to write, e.g. 'f32[512,1024]{1,0:T(8,128)}'.
         #[arg(long, value_name = "SHAPE")]
         to: String,
-        /// The file read: raw bytes, or .npy.
+        /// The file read: raw bytes, or .npy; - reads raw bytes from stdin.
         input: PathBuf,
-        /// The file written: raw bytes, or .npy when its name ends in .npy.
+        /// The file written: raw bytes, or .npy when its name ends in .npy;
+        /// - writes raw bytes to stdout.
         output: PathBuf,
     },
 }

@@ -7,6 +7,10 @@
 //! `--to` layout: raw bytes (tile padding written as zeros), or an `.npy`
 //! file when its name ends in `.npy`.
 //!
+//! INPUT `-` reads the raw bytes from standard input, and OUTPUT `-`
+//! writes them to standard output (then nothing else is printed there, and
+//! a failed run may have written part of the data).
+//!
 //! An `.npy` file holds a dense array in C (row-major) or Fortran
 //! (column-major) order, so the side that is an `.npy` file must have a
 //! layout without tiles or padding whose `minor_to_major` is descending
@@ -115,8 +119,18 @@ fn relayout(req: &Request<'_>) -> Result<String, Failure> {
     let dst = parse_shape(req.to)?;
     let plan = RelayoutPlan::new(&src, &dst)
         .map_err(|e| fail(EXIT_INVALID, format!("error: cannot relayout: {e}\n")))?;
-    let input_name = req.input.display();
-    let output_name = req.output.display();
+    let stdin = req.input == Path::new("-");
+    let to_stdout = req.output == Path::new("-");
+    let input_name = if stdin {
+        "standard input".to_string()
+    } else {
+        req.input.display().to_string()
+    };
+    let output_name = if to_stdout {
+        "standard output".to_string()
+    } else {
+        req.output.display().to_string()
+    };
 
     // The output's header first: a refusal costs no reading.
     let out_header = if is_npy(req.output) {
@@ -125,18 +139,101 @@ fn relayout(req: &Request<'_>) -> Result<String, Failure> {
         None
     };
 
-    let mut file = File::open(req.input).map_err(|e| {
-        fail(
-            EXIT_UNREADABLE,
-            format!("error: cannot read {input_name}: {e}\n"),
-        )
-    })?;
     let unreadable = |e: io::Error| {
         fail(
             EXIT_UNREADABLE,
             format!("error: cannot read {input_name}: {e}\n"),
         )
     };
+    let mut input: Box<dyn Read> = if stdin {
+        // Raw bytes; their count is known once they are read.
+        Box::new(io::stdin().lock())
+    } else {
+        Box::new(open_input(req, &src, &plan)?)
+    };
+
+    let bar = progress_bar(plan.source_bytes(), plan.destination_bytes());
+    let result = (|| {
+        bar.set_message("reading");
+        let mut source = allocate(plan.source_bytes(), "the input", EXIT_UNREADABLE)?;
+        read_into(&mut input, &mut source, &bar).map_err(|e| {
+            if stdin && e.kind() == io::ErrorKind::UnexpectedEof {
+                short_stdin(req.from, plan.source_bytes())
+            } else {
+                unreadable(e)
+            }
+        })?;
+        if stdin && input.read(&mut [0u8]).map_err(unreadable)? > 0 {
+            return Err(long_stdin(req.from, plan.source_bytes()));
+        }
+        drop(input);
+
+        // The destination is made a window at a time (on every core) and
+        // written as it is made: memory holds the source and one window.
+        bar.set_message("relayout");
+        let header = out_header.as_ref().map(npy::header_bytes);
+        let write = |w: &mut dyn Write| {
+            if let Some(h) = &header {
+                w.write_all(h)?;
+            }
+            plan.par_run_bytes_windowed(&source, WINDOW, |bytes: &[u8]| {
+                w.write_all(bytes)?;
+                bar.inc(bytes.len() as u64);
+                Ok::<(), Stream>(())
+            })
+        };
+        if to_stdout {
+            let mut out = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
+            write(&mut out).and_then(|()| Ok(out.flush()?))
+        } else {
+            write_atomically(req.output, write)
+        }
+        .map_err(|e| match e {
+            Stream::Copy(e) if e.kind() == ErrorKind::OutOfMemory => fail(
+                EXIT_OUTPUT,
+                format!(
+                    "error: cannot hold the output in memory ({} bytes)\n",
+                    plan.destination_bytes()
+                ),
+            ),
+            Stream::Copy(e) => fail(EXIT_INVALID, format!("error: cannot relayout: {e}\n")),
+            Stream::Io(e) => fail(
+                EXIT_OUTPUT,
+                format!("error: cannot write {output_name}: {e}\n"),
+            ),
+        })?;
+        drop(source);
+        Ok(header.map_or(0, |h| h.len()))
+    })();
+    bar.finish_and_clear();
+    let header_len = result?;
+    if to_stdout {
+        // Standard output holds the data.
+        return Ok(String::new());
+    }
+    let bytes = plan.destination_bytes();
+    Ok(if header_len > 0 {
+        format!(
+            "wrote {output_name}: {bytes} bytes of data after a {header_len}-byte .npy header, {}\n",
+            req.to
+        )
+    } else {
+        format!("wrote {output_name}: {bytes} bytes, {}\n", req.to)
+    })
+}
+
+/// Opens INPUT (a file), reads its `.npy` header if it has one, and
+/// checks that the data is exactly the `--from` layout's size: the file
+/// positioned at the data.
+fn open_input(req: &Request<'_>, src: &ArrayShape, plan: &RelayoutPlan) -> Result<File, Failure> {
+    let input_name = req.input.display();
+    let unreadable = |e: io::Error| {
+        fail(
+            EXIT_UNREADABLE,
+            format!("error: cannot read {input_name}: {e}\n"),
+        )
+    };
+    let mut file = File::open(req.input).map_err(unreadable)?;
     let meta = file.metadata().map_err(unreadable)?;
     if meta.is_dir() {
         return Err(fail(
@@ -146,14 +243,14 @@ fn relayout(req: &Request<'_>) -> Result<String, Failure> {
     }
     let file_len = meta.len();
     let data_len = if is_npy(req.input) {
-        let expected = dense_header(&src, "--from", req.from)?;
+        let expected = dense_header(src, "--from", req.from)?;
         let (header, offset) = npy::read_header(&mut file).map_err(|e| {
             fail(
                 EXIT_UNREADABLE,
                 format!("error: cannot read {input_name} as an .npy file: {e}\n"),
             )
         })?;
-        check_npy_input(&header, &expected, &src, req.from, &input_name.to_string())?;
+        check_npy_input(&header, &expected, src, req.from, &input_name.to_string())?;
         // The header was read from the file: it is not longer than it.
         file_len.saturating_sub(offset)
     } else {
@@ -174,56 +271,27 @@ fn relayout(req: &Request<'_>) -> Result<String, Failure> {
             ),
         ));
     }
+    Ok(file)
+}
 
-    let bar = progress_bar(plan.source_bytes(), plan.destination_bytes());
-    let result = (|| {
-        bar.set_message("reading");
-        let mut source = allocate(plan.source_bytes(), "the input", EXIT_UNREADABLE)?;
-        read_into(&mut file, &mut source, &bar).map_err(unreadable)?;
-        drop(file);
-
-        // The destination is made a window at a time (on every core) and
-        // written as it is made: memory holds the source and one window.
-        bar.set_message("relayout");
-        let header = out_header.as_ref().map(npy::header_bytes);
-        write_atomically(req.output, |w| {
-            if let Some(h) = &header {
-                w.write_all(h)?;
-            }
-            plan.par_run_bytes_windowed(&source, WINDOW, |bytes: &[u8]| {
-                w.write_all(bytes)?;
-                bar.inc(bytes.len() as u64);
-                Ok::<(), Stream>(())
-            })
-        })
-        .map_err(|e| match e {
-            Stream::Copy(e) if e.kind() == ErrorKind::OutOfMemory => fail(
-                EXIT_OUTPUT,
-                format!(
-                    "error: cannot hold the output in memory ({} bytes)\n",
-                    plan.destination_bytes()
-                ),
-            ),
-            Stream::Copy(e) => fail(EXIT_INVALID, format!("error: cannot relayout: {e}\n")),
-            Stream::Io(e) => fail(
-                EXIT_OUTPUT,
-                format!("error: cannot write {output_name}: {e}\n"),
-            ),
-        })?;
-        drop(source);
-        Ok(header.map_or(0, |h| h.len()))
-    })();
-    bar.finish_and_clear();
-    let header_len = result?;
-    let bytes = plan.destination_bytes();
-    Ok(if header_len > 0 {
+/// Standard input ended before the `--from` layout's size.
+fn short_stdin(from: &str, want: u64) -> Failure {
+    fail(
+        EXIT_INVALID,
         format!(
-            "wrote {output_name}: {bytes} bytes of data after a {header_len}-byte .npy header, {}\n",
-            req.to
-        )
-    } else {
-        format!("wrote {output_name}: {bytes} bytes, {}\n", req.to)
-    })
+            "error: standard input has fewer bytes than {from} takes ({want}); nothing written\n"
+        ),
+    )
+}
+
+/// Standard input went on past the `--from` layout's size.
+fn long_stdin(from: &str, want: u64) -> Failure {
+    fail(
+        EXIT_INVALID,
+        format!(
+            "error: standard input has more bytes than {from} takes ({want}); nothing written\n"
+        ),
+    )
 }
 
 /// `text` as an array shape, or its caret diagnostic.

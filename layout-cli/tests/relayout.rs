@@ -387,3 +387,86 @@ fn empty_and_huge_arrays() {
     }
     assert_eq!(names(d.path()), ["e.bin", "e.npy", "empty.bin"]);
 }
+
+#[test]
+fn standard_input_and_output_carry_raw_bytes() {
+    let d = dir();
+    let rows = "f32[10,200]{1,0}";
+    let tiled = "f32[10,200]{1,0:T(8,128)}";
+    let input = f32_ramp(10 * 200);
+    fs::write(path(&d, "a.bin"), &input).unwrap();
+    // The file way, to compare with.
+    let out = run(rows, tiled, &path(&d, "a.bin"), &path(&d, "t.bin"));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let want = fs::read(path(&d, "t.bin")).unwrap();
+
+    // Standard input to standard output: the data is all stdout says.
+    let piped = layout(
+        &["relayout", "--from", rows, "--to", tiled, "-", "-"],
+        &input,
+    );
+    assert_eq!(piped.status.code(), Some(0), "{}", stderr(&piped));
+    assert_eq!(piped.stdout, want);
+    // Standard input to a file, a file to standard output, and back.
+    let o = path(&d, "s.bin");
+    let out = layout(
+        &[
+            "relayout",
+            "--from",
+            rows,
+            "--to",
+            tiled,
+            "-",
+            o.to_str().unwrap(),
+        ],
+        &input,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(fs::read(&o).unwrap(), want);
+    let back = layout(
+        &[
+            "relayout",
+            "--from",
+            tiled,
+            "--to",
+            rows,
+            o.to_str().unwrap(),
+            "-",
+        ],
+        b"",
+    );
+    assert_eq!(back.status.code(), Some(0), "{}", stderr(&back));
+    assert_eq!(back.stdout, input);
+
+    // Too few or too many bytes on stdin: refused, nothing written.
+    let short = layout(
+        &[
+            "relayout",
+            "--from",
+            rows,
+            "--to",
+            tiled,
+            "-",
+            path(&d, "x.bin").to_str().unwrap(),
+        ],
+        &input[..input.len() - 1],
+    );
+    refused(
+        &short,
+        1,
+        "standard input has fewer bytes than f32[10,200]{1,0} takes (8000)",
+    );
+    let mut long = input.clone();
+    long.push(0);
+    let long = layout(
+        &["relayout", "--from", rows, "--to", tiled, "-", "-"],
+        &long,
+    );
+    refused(
+        &long,
+        1,
+        "standard input has more bytes than f32[10,200]{1,0} takes (8000)",
+    );
+    assert!(long.stdout.is_empty());
+    assert_eq!(names(d.path()), ["a.bin", "s.bin", "t.bin"]);
+}
