@@ -21,6 +21,7 @@
 mod bits;
 mod kernels;
 mod modes;
+mod padding;
 #[cfg(feature = "rayon")]
 mod parallel;
 #[cfg(feature = "rayon")]
@@ -207,6 +208,8 @@ pub struct RelayoutPlan {
     fill: u128,
     /// Some destination slot holds no element.
     fill_needed: bool,
+    /// Where the destination's padding is, when it can be filled alone.
+    padding: Option<padding::Padding>,
     how: How,
 }
 
@@ -327,6 +330,10 @@ impl RelayoutPlan {
             }
             _ => general,
         };
+        let padding = match (&how, &b.walk) {
+            (How::Chains(_), Walk::Digits(db)) => padding::padding(db, &b.limits, rank, b.slots),
+            _ => None,
+        };
         Ok(RelayoutPlan {
             element: a.element,
             rank,
@@ -341,6 +348,7 @@ impl RelayoutPlan {
             // Slots without an element, or bits after the last slot.
             fill_needed: elements != b.slots
                 || b.slots.checked_mul(b.bits) != b.bytes.checked_mul(8),
+            padding,
             how,
         })
     }
@@ -527,7 +535,16 @@ impl RelayoutPlan {
     /// The copy over slices of whole slots.
     fn copy<T: Copy + Send + Sync>(&self, src: &[T], dst: &mut [T], fill: T, par: bool) {
         if self.fill_needed {
-            dst.fill(fill);
+            // Only the padding where it can be found, else everything.
+            let alone = match (&self.how, &self.padding) {
+                (How::Chains(chains), Some(p)) => {
+                    padding::fill(chains, &self.limits, self.rank, p, dst, fill)
+                }
+                _ => false,
+            };
+            if !alone {
+                dst.fill(fill);
+            }
         }
         match &self.how {
             How::Chains(chains) => {

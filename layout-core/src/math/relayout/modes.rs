@@ -290,9 +290,9 @@ impl Nest {
 
     /// The loops of the box that takes piece `choice[d]` of every
     /// dimension.
-    pub(crate) const fn of_box(
+    pub(crate) const fn of_box<const P: usize>(
         chains: &[Chain; MAX_RANK],
-        pieces: &[[Piece; CHAIN]; MAX_RANK],
+        pieces: &[[Piece; P]; MAX_RANK],
         choice: &[usize; MAX_RANK],
         rank: usize,
     ) -> Nest {
