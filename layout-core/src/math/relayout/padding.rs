@@ -94,7 +94,7 @@ fn pieces_between(c: &Chain, lo: u64, hi: u64) -> Option<([Piece; RANGE_PIECES],
         let mut j = len - 1;
         while j > 0 {
             let b = c.links[j].base;
-            if x % b == 0 && hi - x >= b {
+            if x.is_multiple_of(b) && hi - x >= b {
                 break;
             }
             j -= 1;
