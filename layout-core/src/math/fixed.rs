@@ -49,6 +49,11 @@ pub struct StaticLayout<const R: usize> {
     digits: [DimDigits<STATIC_DIGITS>; R],
     /// Every digit base is a power of two.
     pow2: bool,
+    /// Powers of two whose strides are multiples of their bases: a digit
+    /// is `(x & mask) * (stride / base)` (see [`Plan`]'s digits).
+    exact: bool,
+    /// The most digits of any dimension.
+    depth: u8,
     /// The general walk, for layouts without digit tables (macro only).
     general: Option<&'static Plan>,
     /// Element slots before `L(n)` tail padding.
@@ -169,7 +174,35 @@ impl<const R: usize> StaticLayout<R> {
         out.element_type = p.element_type;
         out.memory_space = p.memory_space;
         out.text = p.text;
-        out
+        out.shape_digits()
+    }
+
+    /// Sets `exact` and `depth` from the digit tables.
+    const fn shape_digits(mut self) -> StaticLayout<R> {
+        let mut exact = self.pow2 && self.general.is_none();
+        let mut depth = 0;
+        let mut d = 0;
+        while d < R {
+            let dd = &self.digits[d];
+            let len = if (dd.len as usize) < STATIC_DIGITS {
+                dd.len as usize
+            } else {
+                STATIC_DIGITS
+            };
+            if len > depth {
+                depth = len;
+            }
+            let mut j = 0;
+            while j < len {
+                // A zero base never comes out of `digits::build`.
+                exact &= dd.base[j] != 0 && dd.stride[j] % dd.base[j] == 0;
+                j += 1;
+            }
+            d += 1;
+        }
+        self.exact = exact;
+        self.depth = depth as u8;
+        self
     }
 
     /// `keep`: dimensions (one bit each) whose digits stay even when they
@@ -217,6 +250,8 @@ impl<const R: usize> StaticLayout<R> {
         let mut out = StaticLayout {
             digits: [DimDigits::EMPTY; R],
             pow2: true,
+            exact: false,
+            depth: 0,
             general: None,
             tiled,
             allocated,
@@ -253,7 +288,7 @@ impl<const R: usize> StaticLayout<R> {
                 }
             },
         }
-        Ok(out)
+        Ok(out.shape_digits())
     }
 
     /// The element offset of `index`: the same arithmetic as the item
@@ -310,10 +345,49 @@ impl<const R: usize> StaticLayout<R> {
             }
             return plan.offset_unchecked(&wide) as usize;
         }
+        if self.exact {
+            // A fixed number of digits per dimension, without branches:
+            // the common depths are straight-line code.
+            return match self.depth {
+                0 | 1 => self.exact_sum::<1>(index),
+                2 => self.exact_sum::<2>(index),
+                3 => self.exact_sum::<3>(index),
+                _ => self.exact_sum::<STATIC_DIGITS>(index),
+            };
+        }
         let mut sum: u64 = 0;
         let mut d = 0;
         while d < R {
             sum = sum.wrapping_add(self.digits[d].offset(index[d] as u64, self.pow2));
+            d += 1;
+        }
+        sum as usize
+    }
+
+    /// The offset from the first `J` digits of every dimension, each
+    /// `(x & mask) * (stride / base)`: the mask keeps the bits from the
+    /// digit's base up to the next base (all bits above for the top digit).
+    /// Digits past a dimension's count have base 0, hence mask 0.
+    #[inline(always)]
+    const fn exact_sum<const J: usize>(&self, index: [usize; R]) -> usize {
+        let mut sum: u64 = 0;
+        let mut d = 0;
+        while d < R {
+            let dd = &self.digits[d];
+            let x = index[d] as u64;
+            let mut j = 0;
+            while j < J && j < STATIC_DIGITS {
+                let base = dd.base[j];
+                let next = if j + 1 < STATIC_DIGITS {
+                    dd.base[j + 1]
+                } else {
+                    0
+                };
+                let mask = next.wrapping_sub(1) & !base.wrapping_sub(1);
+                let mult = dd.stride[j].wrapping_shr(base.trailing_zeros());
+                sum = sum.wrapping_add((x & mask).wrapping_mul(mult));
+                j += 1;
+            }
             d += 1;
         }
         sum as usize
@@ -709,6 +783,8 @@ impl<const R: usize> StaticLayout<R> {
         StaticLayout {
             digits: [DimDigits::EMPTY; R],
             pow2: true,
+            exact: false,
+            depth: 0,
             general: None,
             tiled: 0,
             allocated: 0,
