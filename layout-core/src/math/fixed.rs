@@ -195,7 +195,7 @@ impl<const R: usize> StaticLayout<R> {
             let mut j = 0;
             while j < len {
                 // A zero base never comes out of `digits::build`.
-                exact &= dd.base[j] != 0 && dd.stride[j] % dd.base[j] == 0;
+                exact &= dd.base[j] != 0 && dd.stride[j].is_multiple_of(dd.base[j]);
                 j += 1;
             }
             d += 1;
