@@ -88,16 +88,27 @@ fn path(dir: &tempfile::TempDir, name: &str) -> PathBuf {
     dir.path().join(name)
 }
 
+/// `f32[10,200]` row-major.
+const ROWS: &str = "f32[10,200]{1,0}";
+/// `f32[10,200]` in 8 x 128 tiles (16 x 256 slots).
+const TILED: &str = "f32[10,200]{1,0:T(8,128)}";
+
+/// Writes a ramp of `f32[10,200]` to `a.bin` in `d` and relayouts it
+/// into `t.bin` in tiles, which must succeed: the ramp's bytes and the
+/// run's output.
+fn tile_ramp(d: &tempfile::TempDir) -> (Vec<u8>, Output) {
+    let input = f32_ramp(10 * 200);
+    fs::write(path(d, "a.bin"), &input).unwrap();
+    let out = run(ROWS, TILED, &path(d, "a.bin"), &path(d, "t.bin"));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    (input, out)
+}
+
 #[test]
 fn raw_files_round_trip_through_tiles() {
     let d = dir();
-    let rows = "f32[10,200]{1,0}";
-    let tiled = "f32[10,200]{1,0:T(8,128)}";
-    let input = f32_ramp(10 * 200);
-    fs::write(path(&d, "a.bin"), &input).unwrap();
-
-    let out = run(rows, tiled, &path(&d, "a.bin"), &path(&d, "t.bin"));
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let (rows, tiled) = (ROWS, TILED);
+    let (input, out) = tile_ramp(&d);
     assert!(String::from_utf8_lossy(&out.stdout).contains("t.bin"));
     let t = fs::read(path(&d, "t.bin")).unwrap();
     let shape = parse_array(tiled).unwrap();
@@ -388,67 +399,43 @@ fn empty_and_huge_arrays() {
     assert_eq!(names(d.path()), ["e.bin", "e.npy", "empty.bin"]);
 }
 
+/// `layout relayout --from FROM --to TO INPUT OUTPUT` with `stdin`.
+fn relayout_piped(from: &str, to: &str, input: &str, output: &str, stdin: &[u8]) -> Output {
+    layout(
+        &["relayout", "--from", from, "--to", to, input, output],
+        stdin,
+    )
+}
+
 #[test]
 fn standard_input_and_output_carry_raw_bytes() {
     let d = dir();
-    let rows = "f32[10,200]{1,0}";
-    let tiled = "f32[10,200]{1,0:T(8,128)}";
-    let input = f32_ramp(10 * 200);
-    fs::write(path(&d, "a.bin"), &input).unwrap();
+    let (rows, tiled) = (ROWS, TILED);
     // The file way, to compare with.
-    let out = run(rows, tiled, &path(&d, "a.bin"), &path(&d, "t.bin"));
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let (input, _) = tile_ramp(&d);
     let want = fs::read(path(&d, "t.bin")).unwrap();
 
     // Standard input to standard output: the data is all stdout says.
-    let piped = layout(
-        &["relayout", "--from", rows, "--to", tiled, "-", "-"],
-        &input,
-    );
+    let piped = relayout_piped(rows, tiled, "-", "-", &input);
     assert_eq!(piped.status.code(), Some(0), "{}", stderr(&piped));
     assert_eq!(piped.stdout, want);
     // Standard input to a file, a file to standard output, and back.
     let o = path(&d, "s.bin");
-    let out = layout(
-        &[
-            "relayout",
-            "--from",
-            rows,
-            "--to",
-            tiled,
-            "-",
-            o.to_str().unwrap(),
-        ],
-        &input,
-    );
+    let o = o.to_str().unwrap();
+    let out = relayout_piped(rows, tiled, "-", o, &input);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    assert_eq!(fs::read(&o).unwrap(), want);
-    let back = layout(
-        &[
-            "relayout",
-            "--from",
-            tiled,
-            "--to",
-            rows,
-            o.to_str().unwrap(),
-            "-",
-        ],
-        b"",
-    );
+    assert_eq!(fs::read(o).unwrap(), want);
+    let back = relayout_piped(tiled, rows, o, "-", b"");
     assert_eq!(back.status.code(), Some(0), "{}", stderr(&back));
     assert_eq!(back.stdout, input);
 
     // Too few or too many bytes on stdin: refused, nothing written.
-    let short = layout(
-        &[
-            "relayout",
-            "--from",
-            rows,
-            "--to",
-            tiled,
-            "-",
-            path(&d, "x.bin").to_str().unwrap(),
-        ],
+    let x = path(&d, "x.bin");
+    let short = relayout_piped(
+        rows,
+        tiled,
+        "-",
+        x.to_str().unwrap(),
         &input[..input.len() - 1],
     );
     refused(
@@ -458,10 +445,7 @@ fn standard_input_and_output_carry_raw_bytes() {
     );
     let mut long = input.clone();
     long.push(0);
-    let long = layout(
-        &["relayout", "--from", rows, "--to", tiled, "-", "-"],
-        &long,
-    );
+    let long = relayout_piped(rows, tiled, "-", "-", &long);
     refused(
         &long,
         1,
