@@ -60,6 +60,7 @@ pub(crate) fn copy_nest<T: Copy>(n: &Nest, src: &[T], dst: &mut [T]) {
                 dq: mq.dst as usize,
                 rp0: 0,
                 sp1: 0,
+                crowded: false,
             };
             // A destination run shorter than a cache line continues in the
             // next loop: take part of that loop into the block.
@@ -82,6 +83,7 @@ pub(crate) fn copy_nest<T: Copy>(n: &Nest, src: &[T], dst: &mut [T]) {
                     };
                 }
             }
+            block.crowded = block.crowded::<T>(line);
             each(&outer[..len], n.src, n.dst, |s, d| {
                 block.copy(src, s, dst, d)
             });
@@ -109,12 +111,35 @@ struct Block {
     /// across both).
     rp0: usize,
     sp1: usize,
+    /// The rows of one block share so few L1 sets that they evict each
+    /// other (power-of-two strides): blocks are then copied in passes of
+    /// [`PASS`] rows.
+    crowded: bool,
 }
 
 /// The side, in bytes, of the squares `strip` walks block by block.
 const SQUARE_BYTES: usize = 1024;
 
+/// Rows per pass over a crowded block: as many lines as one set of an
+/// 8-way L1 holds.
+const PASS: usize = 8;
+
 impl Block {
+    /// Whether more than [`PASS`] of the first `rows` source rows (one
+    /// block's) fall in one set of a 64-set L1 of 64-byte lines.
+    fn crowded<T>(&self, rows: usize) -> bool {
+        let size = core::mem::size_of::<T>();
+        let mut sets = [0u8; 64];
+        for p in 0..rows.min(self.rp) {
+            let set = (self.row(p).wrapping_mul(size) / 64) % 64;
+            sets[set] += 1;
+            if usize::from(sets[set]) > PASS {
+                return true;
+            }
+        }
+        false
+    }
+
     fn copy<T: Copy>(&self, src: &[T], s: usize, dst: &mut [T], d: usize) {
         // Pairs of rows woven into one run, or one run split into a pair
         // (the `(2,1)` sub-tiles of 16-bit layouts): both sides contiguous.
@@ -226,7 +251,7 @@ impl Block {
 
     /// One `P` x `Q` block at `(p, q)`: the block's `P` source rows taken
     /// as arrays of `Q`, then each destination row gathered from them and
-    /// written whole.
+    /// written whole; a crowded block in passes of [`PASS`] rows.
     #[inline(always)]
     // `rows[i][j]`: column `j` of every row, by design.
     #[allow(clippy::needless_range_loop)]
@@ -239,6 +264,9 @@ impl Block {
         p: usize,
         q: usize,
     ) {
+        if P > PASS && self.crowded {
+            return self.passes::<T, P, Q, PASS>(src, s, dst, d, p, q);
+        }
         let from = s + self.row(p) + q;
         // The block's source rows, each exactly `Q` long (so the fallback,
         // one element at a time, is never taken).
@@ -268,6 +296,65 @@ impl Block {
             let out: [T; P] = core::array::from_fn(|i| rows[i][j]);
             let at = to + j * self.dq;
             dst[at..at + P].copy_from_slice(&out);
+        }
+    }
+
+    /// Block `(p, q)` in passes of `H` of its rows: each pass takes its
+    /// rows as arrays of `Q`, then gathers and writes `H` elements of
+    /// every destination row. With at most [`PASS`] rows in one L1 set,
+    /// a pass's source lines stay cached while its `Q` destination rows
+    /// are gathered from them (all `P` rows of a power-of-two stride
+    /// would evict each other on every column).
+    #[inline(always)]
+    // `rows[i][j]`: column `j` of every row, by design.
+    #[allow(clippy::needless_range_loop, clippy::too_many_arguments)]
+    fn passes<T: Copy, const P: usize, const Q: usize, const H: usize>(
+        &self,
+        src: &[T],
+        s: usize,
+        dst: &mut [T],
+        d: usize,
+        p: usize,
+        q: usize,
+    ) {
+        // Where the block's source rows start.
+        let mut starts = [0; P];
+        let mut at = s + self.row(p) + q;
+        let mut inner = if self.rp0 == 0 { 0 } else { p % self.rp0 };
+        for start in starts.iter_mut() {
+            *start = at;
+            inner += 1;
+            if inner == self.rp0 {
+                inner = 0;
+                at = at + self.sp1 - (self.rp0 - 1) * self.sp;
+            } else {
+                at += self.sp;
+            }
+        }
+        let to = d + p + q * self.dq;
+        for h in (0..P).step_by(H) {
+            // The pass's source rows, each exactly `Q` long (so the
+            // fallback, one element at a time, is never taken).
+            let row = |i: usize| -> Option<&[T; Q]> {
+                let at = starts[h + i];
+                src.get(at..at + Q)?.try_into().ok()
+            };
+            let Some(first) = row(0) else {
+                return self.elements(src, s, dst, d, p..p + P, q..q + Q);
+            };
+            let mut rows = [first; H];
+            for (i, r) in rows.iter_mut().enumerate() {
+                match row(i) {
+                    Some(x) => *r = x,
+                    None => return self.elements(src, s, dst, d, p..p + P, q..q + Q),
+                }
+            }
+            // Each destination row gathers one column of the pass.
+            for j in 0..Q {
+                let out: [T; H] = core::array::from_fn(|i| rows[i][j]);
+                let at = to + j * self.dq + h;
+                dst[at..at + H].copy_from_slice(&out);
+            }
         }
     }
 }
