@@ -1,68 +1,12 @@
-//! The copy loops of a relayout over slices of slots (typed elements, or
-//! their bytes, see [`Slot`]): whole runs where both sides are contiguous,
-//! small transposed blocks where one side is contiguous along one loop and
-//! the other along another, strided steps otherwise. The nest's offsets are in bounds by construction
+//! The copy loops of a relayout over slices of any `Copy` element: whole
+//! runs where both sides are contiguous, small transposed blocks where one
+//! side is contiguous along one loop and the other along another, strided
+//! steps otherwise. The nest's offsets are in bounds by construction
 //! (the plan checked both allocations against the slices).
 
 use core::ops::Range;
 
 use super::modes::{Mode, Nest, MODES};
-use crate::math::view::Element;
-
-/// A slot the copy loops move: a typed element, or the bytes of one
-/// (what `run_bytes` copies).
-pub(crate) trait Slot: Copy {
-    /// `run[i] = f(i)` for every `i`: a destination row of a transposed
-    /// block, gathered from its source rows.
-    #[inline(always)]
-    fn gather(run: &mut [Self], f: impl Fn(usize) -> Self) {
-        for (i, x) in run.iter_mut().enumerate() {
-            *x = f(i);
-        }
-    }
-}
-
-impl<T: Element> Slot for T {}
-
-impl<const N: usize> Slot for [u8; N] {
-    /// Slots of 2 or 4 bytes are packed into 8-byte words and written a
-    /// word at a time: a quarter or half the stores, which is what a
-    /// transpose's scattered destination lines wait on.
-    #[inline(always)]
-    fn gather(run: &mut [Self], f: impl Fn(usize) -> Self) {
-        if !(N == 2 || N == 4) {
-            for (i, x) in run.iter_mut().enumerate() {
-                *x = f(i);
-            }
-            return;
-        }
-        // Slots per word.
-        let k = 8 / N;
-        let (words, tail) = run.as_flattened_mut().as_chunks_mut::<8>();
-        let n = words.len();
-        for (w, word) in words.iter_mut().enumerate() {
-            let mut x = 0u64;
-            for i in 0..k {
-                x |= le(&f(w * k + i)) << (8 * N * i);
-            }
-            *word = x.to_le_bytes();
-        }
-        let (rest, _) = tail.as_chunks_mut::<N>();
-        for (i, x) in rest.iter_mut().enumerate() {
-            *x = f(n * k + i);
-        }
-    }
-}
-
-/// The bytes of `v` as a little-endian number (`N` is at most 8 here).
-#[inline(always)]
-fn le<const N: usize>(v: &[u8; N]) -> u64 {
-    let mut x = 0u64;
-    for (i, b) in v.iter().enumerate().take(8) {
-        x |= u64::from(*b) << (8 * i);
-    }
-    x
-}
 
 /// Calls `f(src, dst)` with the offsets of every step of `outer` (innermost
 /// first), starting at `(src, dst)`.
@@ -94,7 +38,7 @@ pub(crate) fn each(outer: &[Mode], src: u64, dst: u64, mut f: impl FnMut(usize, 
 }
 
 /// Copies every element of one box.
-pub(crate) fn copy_nest<T: Slot>(n: &Nest, src: &[T], dst: &mut [T]) {
+pub(crate) fn copy_nest<T: Copy>(n: &Nest, src: &[T], dst: &mut [T]) {
     let modes = &n.modes[..n.len];
     let Some((&m0, rest)) = modes.split_first() else {
         dst[n.dst as usize] = src[n.src as usize];
@@ -197,7 +141,7 @@ impl Block {
         false
     }
 
-    fn copy<T: Slot>(&self, src: &[T], s: usize, dst: &mut [T], d: usize) {
+    fn copy<T: Copy>(&self, src: &[T], s: usize, dst: &mut [T], d: usize) {
         // Pairs of rows woven into one run, or one run split into a pair
         // (the `(2,1)` sub-tiles of 16-bit layouts): both sides contiguous.
         if self.rp == 2 && self.dq == 2 && self.rp0 == 0 {
@@ -231,7 +175,7 @@ impl Block {
         }
     }
 
-    fn squares<T: Slot, const N: usize>(&self, src: &[T], s: usize, dst: &mut [T], d: usize) {
+    fn squares<T: Copy, const N: usize>(&self, src: &[T], s: usize, dst: &mut [T], d: usize) {
         if self.rp >= N && self.rq >= N {
             return self.strip::<T, N, N>(src, s, dst, d);
         }
@@ -247,7 +191,7 @@ impl Block {
 
     /// Blocks of `P` x `Q`, the source's contiguous direction innermost,
     /// then the rest.
-    fn strip<T: Slot, const P: usize, const Q: usize>(
+    fn strip<T: Copy, const P: usize, const Q: usize>(
         &self,
         src: &[T],
         s: usize,
@@ -284,13 +228,13 @@ impl Block {
     }
 
     /// The elements outside `0..pn` x `0..qn`, one by one.
-    fn edges<T: Slot>(&self, src: &[T], s: usize, dst: &mut [T], d: usize, pn: usize, qn: usize) {
+    fn edges<T: Copy>(&self, src: &[T], s: usize, dst: &mut [T], d: usize, pn: usize, qn: usize) {
         self.elements(src, s, dst, d, pn..self.rp, 0..qn);
         self.elements(src, s, dst, d, 0..self.rp, qn..self.rq);
     }
 
     /// The elements of rows `ps` and columns `qs` of the block, one by one.
-    fn elements<T: Slot>(
+    fn elements<T: Copy>(
         &self,
         src: &[T],
         s: usize,
@@ -312,7 +256,7 @@ impl Block {
     #[inline(always)]
     // `rows[i][j]`: column `j` of every row, by design.
     #[allow(clippy::needless_range_loop)]
-    fn micro<T: Slot, const P: usize, const Q: usize>(
+    fn micro<T: Copy, const P: usize, const Q: usize>(
         &self,
         src: &[T],
         s: usize,
@@ -350,8 +294,9 @@ impl Block {
         // Each destination row gathers one column of the block.
         let to = d + p + q * self.dq;
         for j in 0..Q {
+            let out: [T; P] = core::array::from_fn(|i| rows[i][j]);
             let at = to + j * self.dq;
-            T::gather(&mut dst[at..at + P], |i| rows[i][j]);
+            dst[at..at + P].copy_from_slice(&out);
         }
     }
 
@@ -364,7 +309,7 @@ impl Block {
     #[inline(always)]
     // `rows[i][j]`: column `j` of every row, by design.
     #[allow(clippy::needless_range_loop, clippy::too_many_arguments)]
-    fn passes<T: Slot, const P: usize, const Q: usize, const H: usize>(
+    fn passes<T: Copy, const P: usize, const Q: usize, const H: usize>(
         &self,
         src: &[T],
         s: usize,
@@ -407,8 +352,9 @@ impl Block {
             }
             // Each destination row gathers one column of the pass.
             for j in 0..Q {
+                let out: [T; H] = core::array::from_fn(|i| rows[i][j]);
                 let at = to + j * self.dq + h;
-                T::gather(&mut dst[at..at + H], |i| rows[i][j]);
+                dst[at..at + H].copy_from_slice(&out);
             }
         }
     }

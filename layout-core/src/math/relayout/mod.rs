@@ -523,7 +523,7 @@ impl RelayoutPlan {
     }
 
     /// The copy over slices of whole slots.
-    fn copy<T: kernels::Slot + Send + Sync>(&self, src: &[T], dst: &mut [T], fill: T, par: bool) {
+    fn copy<T: Copy + Send + Sync>(&self, src: &[T], dst: &mut [T], fill: T, par: bool) {
         if self.fill_needed {
             dst.fill(fill);
         }
