@@ -177,21 +177,24 @@ impl Block {
 
     fn squares<T: Copy, const N: usize>(&self, src: &[T], s: usize, dst: &mut [T], d: usize) {
         if self.rp >= N && self.rq >= N {
-            return self.strip::<T, N, N>(src, s, dst, d);
+            if self.crowded && N > PASS {
+                return self.strip::<T, N, N, PASS>(src, s, dst, d);
+            }
+            return self.strip::<T, N, N, N>(src, s, dst, d);
         }
         match (self.rp, self.rq) {
-            (2, q) if q >= 32 => self.strip::<T, 2, 32>(src, s, dst, d),
-            (4, q) if q >= 16 => self.strip::<T, 4, 16>(src, s, dst, d),
-            (p, 2) if p >= 32 => self.strip::<T, 32, 2>(src, s, dst, d),
-            (p, 4) if p >= 16 => self.strip::<T, 16, 4>(src, s, dst, d),
-            (p, q) if p >= 8 && q >= 8 => self.strip::<T, 8, 8>(src, s, dst, d),
+            (2, q) if q >= 32 => self.strip::<T, 2, 32, 2>(src, s, dst, d),
+            (4, q) if q >= 16 => self.strip::<T, 4, 16, 4>(src, s, dst, d),
+            (p, 2) if p >= 32 => self.strip::<T, 32, 2, 32>(src, s, dst, d),
+            (p, 4) if p >= 16 => self.strip::<T, 16, 4, 16>(src, s, dst, d),
+            (p, q) if p >= 8 && q >= 8 => self.strip::<T, 8, 8, 8>(src, s, dst, d),
             _ => self.edges(src, s, dst, d, 0, 0),
         }
     }
 
-    /// Blocks of `P` x `Q`, the source's contiguous direction innermost,
-    /// then the rest.
-    fn strip<T: Copy, const P: usize, const Q: usize>(
+    /// Blocks of `P` x `Q` (in passes of `H` rows when `H < P`), the
+    /// source's contiguous direction innermost, then the rest.
+    fn strip<T: Copy, const P: usize, const Q: usize, const H: usize>(
         &self,
         src: &[T],
         s: usize,
@@ -209,7 +212,7 @@ impl Block {
             for q0 in (0..qn).step_by(qm) {
                 for p in (p0..(p0 + pm).min(pn)).step_by(P) {
                     for q in (q0..(q0 + qm).min(qn)).step_by(Q) {
-                        self.micro::<T, P, Q>(src, s, dst, d, p, q);
+                        self.micro::<T, P, Q, H>(src, s, dst, d, p, q);
                     }
                 }
             }
@@ -252,11 +255,11 @@ impl Block {
 
     /// One `P` x `Q` block at `(p, q)`: the block's `P` source rows taken
     /// as arrays of `Q`, then each destination row gathered from them and
-    /// written whole; a crowded block in passes of [`PASS`] rows.
+    /// written whole; with `H < P`, in passes of `H` rows.
     #[inline(always)]
     // `rows[i][j]`: column `j` of every row, by design.
     #[allow(clippy::needless_range_loop)]
-    fn micro<T: Copy, const P: usize, const Q: usize>(
+    fn micro<T: Copy, const P: usize, const Q: usize, const H: usize>(
         &self,
         src: &[T],
         s: usize,
@@ -265,8 +268,8 @@ impl Block {
         p: usize,
         q: usize,
     ) {
-        if P > PASS && self.crowded {
-            return self.passes::<T, P, Q, PASS>(src, s, dst, d, p, q);
+        if H < P {
+            return self.passes::<T, P, Q, H>(src, s, dst, d, p, q);
         }
         let from = s + self.row(p) + q;
         // The block's source rows, each exactly `Q` long (so the fallback,
