@@ -83,7 +83,9 @@ pub(crate) fn copy_nest<T: Copy>(n: &Nest, src: &[T], dst: &mut [T]) {
                     };
                 }
             }
-            block.crowded = block.crowded::<T>(line);
+            // Only blocks of more than twice `PASS` rows (1- and 2-byte
+            // elements) can be crowded.
+            block.crowded = line > 2 * PASS && block.crowded::<T>(line);
             each(&outer[..len], n.src, n.dst, |s, d| {
                 block.copy(src, s, dst, d)
             });
@@ -177,7 +179,7 @@ impl Block {
 
     fn squares<T: Copy, const N: usize>(&self, src: &[T], s: usize, dst: &mut [T], d: usize) {
         if self.rp >= N && self.rq >= N {
-            if self.crowded && N > PASS {
+            if N > 2 * PASS && self.crowded {
                 return self.strip::<T, N, N, PASS>(src, s, dst, d);
             }
             return self.strip::<T, N, N, N>(src, s, dst, d);
