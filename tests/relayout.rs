@@ -492,6 +492,12 @@ fn large_transposes_and_tiles_match_the_plans() {
         ("bf16[64,256]{1,0:T(8,128)(2,1)}", "bf16[64,256]{1,0}"),
         ("f64[45,67]{0,1}", "f64[45,67]{1,0}"),
         ("u8[33,65]{1,0}", "u8[33,65]{0,1}"),
+        // Rows a multiple of 4 KiB apart (blocks copied in passes of
+        // rows), with edges, and through tiles.
+        ("u8[100,4096]{1,0}", "u8[100,4096]{0,1}"),
+        ("bf16[70,2048]{1,0}", "bf16[70,2048]{0,1}"),
+        ("f32[40,1024]{1,0}", "f32[40,1024]{0,1}"),
+        ("u8[64,8192]{1,0:T(8,4096)}", "u8[64,8192]{0,1}"),
     ] {
         let (a, b) = (parse_array(from).unwrap(), parse_array(to).unwrap());
         let plan = RelayoutPlan::new(&a, &b).unwrap();

@@ -72,6 +72,7 @@ pub(crate) fn copy_nest<T: Copy>(n: &Nest, src: &[T], dst: &mut [T]) {
                 dq: mq.dst as usize,
                 rp0: 0,
                 sp1: 0,
+                crowded: false,
             };
             // A destination run shorter than a cache line continues in the
             // next loop: take part of that loop into the block.
@@ -94,6 +95,9 @@ pub(crate) fn copy_nest<T: Copy>(n: &Nest, src: &[T], dst: &mut [T]) {
                     };
                 }
             }
+            // Only blocks of more than twice `PASS` rows (1- and 2-byte
+            // elements) can be crowded.
+            block.crowded = line > 2 * PASS && block.crowded::<T>(line);
             each(&outer[..len], n.src, n.dst, |s, d| {
                 block.copy(src, s, dst, d)
             });
@@ -121,12 +125,36 @@ struct Block {
     /// across both).
     rp0: usize,
     sp1: usize,
+    /// The rows of one block crowd so few L1 sets that they evict each
+    /// other (power-of-two strides of 1- and 2-byte elements): blocks are
+    /// then copied in passes of [`PASS`] rows.
+    crowded: bool,
 }
 
 /// The side, in bytes, of the squares `strip` walks block by block.
 const SQUARE_BYTES: usize = 1024;
 
+/// Rows per pass over a crowded block: as many lines as one set of an
+/// 8-way L1 holds.
+const PASS: usize = 8;
+
 impl Block {
+    /// Whether more than twice [`PASS`] of the first `rows` source rows
+    /// (one block's) fall in one set of a 64-set L1 of 64-byte lines. (At
+    /// twice, the 16 rows of a 4-byte block, passes measured no faster.)
+    fn crowded<T>(&self, rows: usize) -> bool {
+        let size = core::mem::size_of::<T>();
+        let mut sets = [0u8; 64];
+        for p in 0..rows.min(self.rp) {
+            let set = (self.row(p).wrapping_mul(size) / 64) % 64;
+            sets[set] += 1;
+            if usize::from(sets[set]) > 2 * PASS {
+                return true;
+            }
+        }
+        false
+    }
+
     fn copy<T: Copy>(&self, src: &[T], s: usize, dst: &mut [T], d: usize) {
         // Pairs of rows woven into one run, or one run split into a pair
         // (the `(2,1)` sub-tiles of 16-bit layouts): both sides contiguous.
@@ -163,21 +191,24 @@ impl Block {
 
     fn squares<T: Copy, const N: usize>(&self, src: &[T], s: usize, dst: &mut [T], d: usize) {
         if self.rp >= N && self.rq >= N {
-            return self.strip::<T, N, N>(src, s, dst, d);
+            if N > 2 * PASS && self.crowded {
+                return self.strip::<T, N, N, PASS>(src, s, dst, d);
+            }
+            return self.strip::<T, N, N, N>(src, s, dst, d);
         }
         match (self.rp, self.rq) {
-            (2, q) if q >= 32 => self.strip::<T, 2, 32>(src, s, dst, d),
-            (4, q) if q >= 16 => self.strip::<T, 4, 16>(src, s, dst, d),
-            (p, 2) if p >= 32 => self.strip::<T, 32, 2>(src, s, dst, d),
-            (p, 4) if p >= 16 => self.strip::<T, 16, 4>(src, s, dst, d),
-            (p, q) if p >= 8 && q >= 8 => self.strip::<T, 8, 8>(src, s, dst, d),
+            (2, q) if q >= 32 => self.strip::<T, 2, 32, 2>(src, s, dst, d),
+            (4, q) if q >= 16 => self.strip::<T, 4, 16, 4>(src, s, dst, d),
+            (p, 2) if p >= 32 => self.strip::<T, 32, 2, 32>(src, s, dst, d),
+            (p, 4) if p >= 16 => self.strip::<T, 16, 4, 16>(src, s, dst, d),
+            (p, q) if p >= 8 && q >= 8 => self.strip::<T, 8, 8, 8>(src, s, dst, d),
             _ => self.edges(src, s, dst, d, 0, 0),
         }
     }
 
-    /// Blocks of `P` x `Q`, the source's contiguous direction innermost,
-    /// then the rest.
-    fn strip<T: Copy, const P: usize, const Q: usize>(
+    /// Blocks of `P` x `Q` (in passes of `H` rows when `H < P`), the
+    /// source's contiguous direction innermost, then the rest.
+    fn strip<T: Copy, const P: usize, const Q: usize, const H: usize>(
         &self,
         src: &[T],
         s: usize,
@@ -195,7 +226,7 @@ impl Block {
             for q0 in (0..qn).step_by(qm) {
                 for p in (p0..(p0 + pm).min(pn)).step_by(P) {
                     for q in (q0..(q0 + qm).min(qn)).step_by(Q) {
-                        self.micro::<T, P, Q>(src, s, dst, d, p, q);
+                        self.micro::<T, P, Q, H>(src, s, dst, d, p, q);
                     }
                 }
             }
@@ -238,11 +269,11 @@ impl Block {
 
     /// One `P` x `Q` block at `(p, q)`: the block's `P` source rows taken
     /// as arrays of `Q`, then each destination row gathered from them and
-    /// written whole.
+    /// written whole; with `H < P`, in passes of `H` rows.
     #[inline(always)]
     // `rows[i][j]`: column `j` of every row, by design.
     #[allow(clippy::needless_range_loop)]
-    fn micro<T: Copy, const P: usize, const Q: usize>(
+    fn micro<T: Copy, const P: usize, const Q: usize, const H: usize>(
         &self,
         src: &[T],
         s: usize,
@@ -251,6 +282,9 @@ impl Block {
         p: usize,
         q: usize,
     ) {
+        if H < P {
+            return self.passes::<T, P, Q, H>(src, s, dst, d, p, q);
+        }
         let from = s + self.row(p) + q;
         // The block's source rows, each exactly `Q` long (so the fallback,
         // one element at a time, is never taken).
@@ -280,6 +314,65 @@ impl Block {
             let out: [T; P] = core::array::from_fn(|i| rows[i][j]);
             let at = to + j * self.dq;
             dst[at..at + P].copy_from_slice(&out);
+        }
+    }
+
+    /// Block `(p, q)` in passes of `H` of its rows: each pass takes its
+    /// rows as arrays of `Q`, then gathers and writes `H` elements of
+    /// every destination row. With at most [`PASS`] rows in one L1 set,
+    /// a pass's source lines stay cached while its `Q` destination rows
+    /// are gathered from them (all `P` rows of a power-of-two stride
+    /// would evict each other on every column).
+    #[inline(always)]
+    // `rows[i][j]`: column `j` of every row, by design.
+    #[allow(clippy::needless_range_loop, clippy::too_many_arguments)]
+    fn passes<T: Copy, const P: usize, const Q: usize, const H: usize>(
+        &self,
+        src: &[T],
+        s: usize,
+        dst: &mut [T],
+        d: usize,
+        p: usize,
+        q: usize,
+    ) {
+        // Where the block's source rows start.
+        let mut starts = [0; P];
+        let mut at = s + self.row(p) + q;
+        let mut inner = if self.rp0 == 0 { 0 } else { p % self.rp0 };
+        for start in starts.iter_mut() {
+            *start = at;
+            inner += 1;
+            if inner == self.rp0 {
+                inner = 0;
+                at = at + self.sp1 - (self.rp0 - 1) * self.sp;
+            } else {
+                at += self.sp;
+            }
+        }
+        let to = d + p + q * self.dq;
+        for h in (0..P).step_by(H) {
+            // The pass's source rows, each exactly `Q` long (so the
+            // fallback, one element at a time, is never taken).
+            let row = |i: usize| -> Option<&[T; Q]> {
+                let at = starts[h + i];
+                src.get(at..at + Q)?.try_into().ok()
+            };
+            let Some(first) = row(0) else {
+                return self.elements(src, s, dst, d, p..p + P, q..q + Q);
+            };
+            let mut rows = [first; H];
+            for (i, r) in rows.iter_mut().enumerate() {
+                match row(i) {
+                    Some(x) => *r = x,
+                    None => return self.elements(src, s, dst, d, p..p + P, q..q + Q),
+                }
+            }
+            // Each destination row gathers one column of the pass.
+            for j in 0..Q {
+                let out: [T; H] = core::array::from_fn(|i| rows[i][j]);
+                let at = to + j * self.dq + h;
+                dst[at..at + H].copy_from_slice(&out);
+            }
         }
     }
 }
