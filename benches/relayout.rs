@@ -13,8 +13,8 @@ use std::hint::black_box;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use xla_layout::{parse_array, RelayoutPlan};
 
-/// The pairs of the issue, with the element size for ndarray's transpose
-/// (0: no ndarray run).
+/// The pairs of the issue and a 2-byte transpose, with the element size
+/// for ndarray's transpose (0: no ndarray run; `u16` stands in for bf16).
 const PAIRS: &[(&str, &str, &str, usize)] = &[
     (
         "f32_rows_to_cols",
@@ -57,6 +57,12 @@ const PAIRS: &[(&str, &str, &str, usize)] = &[
         "s4[4096,8192]{1,0:E(4)}",
         "s4[4096,8192]{1,0:T(8,128)(2,1)E(4)}",
         0,
+    ),
+    (
+        "bf16_rows_to_cols",
+        "bf16[4096,4096]{1,0}",
+        "bf16[4096,4096]{0,1}",
+        2,
     ),
     (
         "f64_cols_to_rows",
@@ -105,6 +111,7 @@ fn relayout(c: &mut Criterion) {
             );
             let column_major = a.layout().minor_to_major() == [0, 1];
             match nd {
+                2 => ndarray_transpose::<u16>(&mut g, r, c, column_major),
                 4 => ndarray_transpose::<f32>(&mut g, r, c, column_major),
                 _ => ndarray_transpose::<f64>(&mut g, r, c, column_major),
             }
