@@ -122,6 +122,25 @@ fn main() -> ! {
     }
     check("relayout elements", all, 15);
 
+    // And back into tiles, over a buffer of 9s: the 15 elements return to
+    // their offsets and the 9 padding slots are written as zeros.
+    let mut back = [9.0f32; Tiles::ALLOCATED_ELEMENTS];
+    let returned = match (
+        View::typed(Rows, &rows[..]),
+        ViewMut::typed(Tiles, &mut back[..]),
+    ) {
+        (Ok(from), Ok(mut to)) => relayout(&from, &mut to).is_ok(),
+        _ => false,
+    };
+    check("relayout back ok", returned as usize, 1);
+    let (mut same, mut zeros) = (0, 0);
+    for (o, &x) in back.iter().enumerate() {
+        same += (x == DATA[o] && L.index_of(o).is_some()) as usize;
+        zeros += (x == 0.0 && L.index_of(o).is_none()) as usize;
+    }
+    check("relayout back elements", same, 15);
+    check("relayout back padding", zeros, 9);
+
     if FAILED.load(Ordering::Relaxed) {
         hprintln!("some checks failed");
         debug::exit(debug::EXIT_FAILURE);

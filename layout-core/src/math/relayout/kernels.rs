@@ -57,7 +57,15 @@ pub(crate) fn copy_nest<T: Copy>(n: &Nest, src: &[T], dst: &mut [T]) {
         }; MODES];
         let order = &mut order[..rest.len()];
         order.copy_from_slice(rest);
-        order.sort_unstable_by_key(|m| m.src);
+        // Insertion sort: a few loops, and no sort routine in small
+        // firmware.
+        for i in 1..order.len() {
+            let mut j = i;
+            while j > 0 && order[j - 1].src > order[j].src {
+                order.swap(j - 1, j);
+                j -= 1;
+            }
+        }
         each(order, n.src, n.dst, |s, d| {
             dst[d..d + len].copy_from_slice(&src[s..s + len]);
         });

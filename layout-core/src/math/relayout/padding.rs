@@ -133,6 +133,10 @@ fn pieces_between(c: &Chain, lo: u64, hi: u64) -> Option<([Piece; RANGE_PIECES],
 /// Writes `v` into every padding slot of `dst`: the slab of each dimension
 /// (that dimension past its size, the others over their padded sizes) and
 /// the tail. `false`, with nothing written, when the slabs cannot be cut.
+///
+/// Out of line, and one table of pieces at a time (8 KiB at rank 16): the
+/// copy that calls it also runs on small stacks.
+#[inline(never)]
 pub(crate) fn fill<T: Copy>(
     chains: &[Chain; MAX_RANK],
     limits: &[u64; MAX_RANK],
@@ -141,28 +145,28 @@ pub(crate) fn fill<T: Copy>(
     dst: &mut [T],
     v: T,
 ) -> bool {
-    let mut full = [[NO_PIECE; RANGE_PIECES]; MAX_RANK];
-    let mut slab = full;
-    let mut full_n = [0usize; MAX_RANK];
-    let mut slab_n = full_n;
+    let mut pieces = [[NO_PIECE; RANGE_PIECES]; MAX_RANK];
+    let mut counts = [0usize; MAX_RANK];
     for d in 0..rank {
-        let (Some(f), Some(s)) = (
-            pieces_between(&chains[d], 0, p.extent[d]),
-            pieces_between(&chains[d], limits[d], p.extent[d]),
-        ) else {
+        // Every range must cut before anything is written.
+        if pieces_between(&chains[d], limits[d], p.extent[d]).is_none() {
             return false;
-        };
-        (full[d], full_n[d]) = f;
-        (slab[d], slab_n[d]) = s;
+        }
+        match pieces_between(&chains[d], 0, p.extent[d]) {
+            Some((f, n)) => (pieces[d], counts[d]) = (f, n),
+            None => return false,
+        }
     }
     for d in 0..rank {
-        if slab_n[d] == 0 {
+        // Dimension `d` over its slab, the others over their padded sizes.
+        let Some((slab, n)) = pieces_between(&chains[d], limits[d], p.extent[d]) else {
+            return false;
+        };
+        if n == 0 {
             continue;
         }
-        let mut pieces = full;
-        let mut counts = full_n;
-        pieces[d] = slab[d];
-        counts[d] = slab_n[d];
+        let full = core::mem::replace(&mut pieces[d], slab);
+        let full_n = core::mem::replace(&mut counts[d], n);
         let mut choice = [0usize; MAX_RANK];
         'boxes: loop {
             fill_nest(&Nest::of_box(chains, &pieces, &choice, rank), dst, v);
@@ -179,6 +183,8 @@ pub(crate) fn fill<T: Copy>(
                 choice[e] = 0;
             }
         }
+        pieces[d] = full;
+        counts[d] = full_n;
     }
     if let Some(tail) = dst.get_mut(p.covered as usize..) {
         tail.fill(v);
