@@ -120,9 +120,7 @@ pub(crate) fn copy_nest<T: Copy>(n: &Nest, src: &[T], dst: &mut [T]) {
                     }
                 }
             }
-            each(outer, n.src, n.dst, |s, d| {
-                block.copy(src, s, dst, d)
-            });
+            each(outer, n.src, n.dst, |s, d| block.copy(src, s, dst, d));
             return;
         }
     }
