@@ -287,6 +287,17 @@ impl Block {
         }
     }
 
+    /// The start of the source row after the one at `at`, and its place
+    /// `inner` in the two-loop `p` (see `rp0`).
+    #[inline(always)]
+    fn next_row(&self, at: usize, inner: usize) -> (usize, usize) {
+        if inner + 1 == self.rp0 {
+            (at + self.sp1 - (self.rp0 - 1) * self.sp, 0)
+        } else {
+            (at + self.sp, inner + 1)
+        }
+    }
+
     /// One `P` x `Q` block at `(p, q)`: the block's `P` source rows taken
     /// as arrays of `Q`, then each destination row gathered from them and
     /// written whole; with `H < P`, in passes of `H` rows.
@@ -320,13 +331,7 @@ impl Block {
                 Ok(r) => r,
                 Err(_) => return self.elements(src, s, dst, d, p..p + P, q..q + Q),
             };
-            inner += 1;
-            if inner == self.rp0 {
-                inner = 0;
-                at = at + self.sp1 - (self.rp0 - 1) * self.sp;
-            } else {
-                at += self.sp;
-            }
+            (at, inner) = self.next_row(at, inner);
         }
         // Each destination row gathers one column of the block.
         let to = d + p + q * self.dq;
@@ -361,13 +366,7 @@ impl Block {
         let mut inner = if self.rp0 == 0 { 0 } else { p % self.rp0 };
         for start in starts.iter_mut() {
             *start = at;
-            inner += 1;
-            if inner == self.rp0 {
-                inner = 0;
-                at = at + self.sp1 - (self.rp0 - 1) * self.sp;
-            } else {
-                at += self.sp;
-            }
+            (at, inner) = self.next_row(at, inner);
         }
         let to = d + p + q * self.dq;
         for h in (0..P).step_by(H) {
