@@ -532,19 +532,25 @@ impl RelayoutPlan {
         Ok(())
     }
 
+    /// Writes `v` into the padding slots of `dst`, the destination's slots
+    /// from `start` on: only the padding where the plan knows where it is,
+    /// else every slot (the elements are copied over it).
+    fn fill_padding<T: Copy>(&self, dst: &mut [T], start: u64, v: T) {
+        let alone = match (&self.how, &self.padding) {
+            (How::Chains(chains), Some(p)) => {
+                padding::fill(chains, &self.limits, self.rank, p, dst, start, v)
+            }
+            _ => false,
+        };
+        if !alone {
+            dst.fill(v);
+        }
+    }
+
     /// The copy over slices of whole slots.
     fn copy<T: Copy + Send + Sync>(&self, src: &[T], dst: &mut [T], fill: T, par: bool) {
         if self.fill_needed {
-            // Only the padding where it can be found, else everything.
-            let alone = match (&self.how, &self.padding) {
-                (How::Chains(chains), Some(p)) => {
-                    padding::fill(chains, &self.limits, self.rank, p, dst, fill)
-                }
-                _ => false,
-            };
-            if !alone {
-                dst.fill(fill);
-            }
+            self.fill_padding(dst, 0, fill);
         }
         match &self.how {
             How::Chains(chains) => {

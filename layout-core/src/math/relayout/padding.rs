@@ -130,9 +130,11 @@ fn pieces_between(c: &Chain, lo: u64, hi: u64) -> Option<([Piece; RANGE_PIECES],
     Some((out, n))
 }
 
-/// Writes `v` into every padding slot of `dst`: the slab of each dimension
-/// (that dimension past its size, the others over their padded sizes) and
-/// the tail. `false`, with nothing written, when the slabs cannot be cut.
+/// Writes `v` into every padding slot of `dst`, which holds the
+/// destination's slots from `start` on (all of them, or one window): the
+/// slab of each dimension (that dimension past its size, the others over
+/// their padded sizes) and the tail. `false`, with nothing written, when
+/// the slabs cannot be cut.
 ///
 /// Out of line, and one table of pieces at a time (8 KiB at rank 16): the
 /// copy that calls it also runs on small stacks.
@@ -143,6 +145,7 @@ pub(crate) fn fill<T: Copy>(
     rank: usize,
     p: &Padding,
     dst: &mut [T],
+    start: u64,
     v: T,
 ) -> bool {
     let mut pieces = [[NO_PIECE; RANGE_PIECES]; MAX_RANK];
@@ -169,7 +172,7 @@ pub(crate) fn fill<T: Copy>(
         let full_n = core::mem::replace(&mut counts[d], n);
         let mut choice = [0usize; MAX_RANK];
         'boxes: loop {
-            fill_nest(&Nest::of_box(chains, &pieces, &choice, rank), dst, v);
+            fill_nest(&Nest::of_box(chains, &pieces, &choice, rank), dst, start, v);
             let mut e = rank;
             loop {
                 if e == 0 {
@@ -186,21 +189,49 @@ pub(crate) fn fill<T: Copy>(
         pieces[d] = full;
         counts[d] = full_n;
     }
-    if let Some(tail) = dst.get_mut(p.covered as usize..) {
+    let tail = p.covered.saturating_sub(start);
+    if let Some(tail) = usize::try_from(tail).ok().and_then(|t| dst.get_mut(t..)) {
         tail.fill(v);
     }
     true
 }
 
-/// Writes `v` into every destination slot of one box.
-fn fill_nest<T: Copy>(n: &Nest, dst: &mut [T], v: T) {
-    let modes = &n.modes[..n.len];
-    match modes.split_first() {
-        None => dst[n.dst as usize] = v,
-        Some((m0, rest)) if m0.dst == 1 => {
-            let len = m0.range as usize;
-            kernels::each(rest, 0, n.dst, |_, d| dst[d..d + len].fill(v));
+/// Writes `v` into every slot of one box that lies in `dst`, which holds
+/// the slots from `start` on: only the steps of the outermost loop that
+/// can reach `dst` are walked, and runs are cut to it.
+fn fill_nest<T: Copy>(n: &Nest, dst: &mut [T], start: u64, v: T) {
+    let end = start.saturating_add(dst.len() as u64);
+    let mut put = |d: usize, len: u64| {
+        let (lo, hi) = (
+            (d as u64).max(start),
+            (d as u64).saturating_add(len).min(end),
+        );
+        if lo < hi {
+            dst[(lo - start) as usize..(hi - start) as usize].fill(v);
         }
-        Some(_) => kernels::each(modes, 0, n.dst, |_, d| dst[d] = v),
+    };
+    let modes = &n.modes[..n.len];
+    let Some((&top, inner)) = modes.split_last() else {
+        return put(n.dst as usize, 1);
+    };
+    // The slots one step of the outer loop reaches, and the steps that
+    // can meet `start..end`.
+    let span = inner.iter().fold(1u64, |s, m| {
+        s.saturating_add((m.range - 1).saturating_mul(m.dst))
+    });
+    let step = top.dst.max(1);
+    let first = start
+        .saturating_sub(n.dst.saturating_add(span - 1))
+        .div_ceil(step);
+    let last = end.saturating_sub(n.dst).div_ceil(step).min(top.range);
+    for k in first..last {
+        let base = n.dst + k * top.dst;
+        match inner.split_first() {
+            None => put(base as usize, 1),
+            Some((m0, rest)) if m0.dst == 1 => {
+                kernels::each(rest, 0, base, |_, d| put(d, m0.range))
+            }
+            Some(_) => kernels::each(inner, 0, base, |_, d| put(d, 1)),
+        }
     }
 }

@@ -103,11 +103,11 @@ impl RelayoutPlan {
         let slots = w.end - w.start;
         if self.src_bits == self.dst_bits && self.src_bits.is_multiple_of(8) {
             match self.src_bits / 8 {
-                1 => return self.window_chunks::<1>(src, dst, w.parts),
-                2 => return self.window_chunks::<2>(src, dst, w.parts),
-                4 => return self.window_chunks::<4>(src, dst, w.parts),
-                8 => return self.window_chunks::<8>(src, dst, w.parts),
-                16 => return self.window_chunks::<16>(src, dst, w.parts),
+                1 => return self.window_chunks::<1>(src, dst, w),
+                2 => return self.window_chunks::<2>(src, dst, w),
+                4 => return self.window_chunks::<4>(src, dst, w),
+                8 => return self.window_chunks::<8>(src, dst, w),
+                16 => return self.window_chunks::<16>(src, dst, w),
                 _ => {}
             }
         }
@@ -129,20 +129,15 @@ impl RelayoutPlan {
         debug_assert!(done, "parts are checked in `windows`");
     }
 
-    fn window_chunks<const N: usize>(
-        &self,
-        src: &[u8],
-        dst: &mut [u8],
-        parts: Vec<parallel::Part>,
-    ) {
+    fn window_chunks<const N: usize>(&self, src: &[u8], dst: &mut [u8], w: Window) {
         let (src, _) = src.as_chunks::<N>();
         let (dst, _) = dst.as_chunks_mut::<N>();
         if self.fill_needed {
             let fill: [u8; N] = core::array::from_fn(|i| (self.fill >> (8 * i)) as u8);
-            dst.fill(fill);
+            self.fill_padding(dst, w.start, fill);
         }
         let done = parallel::run(
-            parts,
+            w.parts,
             dst,
             |x| usize::try_from(x).ok(),
             |n: &Nest, d: &mut [[u8; N]]| kernels::copy_nest(n, src, d),
