@@ -37,7 +37,7 @@ use crate::model::dim::PaddingValue;
 use crate::plan::digits::DimDigits;
 use crate::plan::Plan;
 
-use modes::{Chain, Nest, Piece, CHAIN};
+use modes::{Chain, Nest, CHAIN};
 
 /// What a [`ErrorKind::RelayoutMismatch`] error is about (its first value).
 pub(crate) mod mismatch {
@@ -619,12 +619,7 @@ impl RelayoutPlan {
     /// Every box of the merged chains, as a loop nest.
     fn each_box(&self, chains: &[Chain; MAX_RANK], f: &mut dyn FnMut(&Nest)) {
         let rank = self.rank;
-        let mut pieces = [[Piece {
-            top: 0,
-            count: 0,
-            src: 0,
-            dst: 0,
-        }; CHAIN]; MAX_RANK];
+        let mut pieces = [[modes::NO_PIECE; CHAIN]; MAX_RANK];
         let mut counts = [0usize; MAX_RANK];
         for d in 0..rank {
             let (p, n) = modes::pieces(&chains[d]);
@@ -634,22 +629,7 @@ impl RelayoutPlan {
             pieces[d] = p;
             counts[d] = n;
         }
-        let mut choice = [0usize; MAX_RANK];
-        loop {
-            f(&Nest::of_box(chains, &pieces, &choice, rank));
-            let mut d = rank;
-            loop {
-                if d == 0 {
-                    return;
-                }
-                d -= 1;
-                choice[d] += 1;
-                if choice[d] < counts[d] {
-                    break;
-                }
-                choice[d] = 0;
-            }
-        }
+        modes::each_box(chains, &pieces, &counts, rank, f);
     }
 
     /// Every element's source and destination slot, in logical order.
@@ -666,17 +646,8 @@ impl RelayoutPlan {
         loop {
             let i = &index[..rank];
             f(a.offset(i), b.offset(i));
-            let mut d = rank;
-            loop {
-                if d == 0 {
-                    return;
-                }
-                d -= 1;
-                index[d] += 1;
-                if index[d] < self.limits[d] {
-                    break;
-                }
-                index[d] = 0;
+            if !modes::next(&mut index[..rank], &self.limits[..rank]) {
+                return;
             }
         }
     }

@@ -144,54 +144,124 @@ pub(crate) struct Piece {
     pub dst: u64,
 }
 
-const NO_PIECE: Piece = Piece {
+pub(crate) const NO_PIECE: Piece = Piece {
     top: 0,
     count: 0,
     src: 0,
     dst: 0,
 };
 
-/// The pieces of a dimension, at most one per link: `0..limit` written
-/// as full ranges of the lower links under fixed values of the higher
-/// ones (the mixed-radix digits of `limit`).
-pub(crate) const fn pieces(c: &Chain) -> ([Piece; CHAIN], usize) {
+/// The pieces of a dimension's index range `0..limit`.
+pub(crate) fn pieces(c: &Chain) -> ([Piece; CHAIN], usize) {
+    // From 0 there is at most one piece per link.
     let mut out = [NO_PIECE; CHAIN];
-    let mut n = 0;
-    if c.limit == 0 {
-        return (out, 0);
-    }
-    if c.len == 0 {
-        // A dimension of size 1.
-        out[0] = Piece {
-            top: u8::MAX,
-            count: 1,
-            src: 0,
-            dst: 0,
-        };
-        return (out, 1);
-    }
-    let mut rest = c.limit;
-    let (mut src, mut dst) = (0u64, 0u64);
-    let mut j = c.len as usize;
-    while j > 0 && rest > 0 {
-        j -= 1;
-        let l = c.links[j];
-        let q = rest / l.base;
-        if q > 0 {
-            out[n] = Piece {
-                top: j as u8,
-                count: q,
-                src,
-                dst,
-            };
-            n += 1;
-        }
-        rest %= l.base;
-        // Offsets stay inside the allocation, which fits in u64.
-        src = src.wrapping_add(q.wrapping_mul(l.src));
-        dst = dst.wrapping_add(q.wrapping_mul(l.dst));
-    }
+    let n = pieces_in(c, 0, c.limit, &mut out).unwrap_or(0);
     (out, n)
+}
+
+/// `lo..hi` of one dimension as pieces in `out`, and their count: full ranges of the
+/// lower links under fixed values of the higher ones, going up from `lo`
+/// to the largest base that fits and back down to `hi` (from 0, the
+/// mixed-radix digits of `hi`: at most one piece per link). `None` if the
+/// range needs more pieces than `out` holds.
+pub(crate) fn pieces_in(c: &Chain, lo: u64, hi: u64, out: &mut [Piece]) -> Option<usize> {
+    let mut n = 0;
+    let len = c.len as usize;
+    if len == 0 {
+        // A dimension of size 1: no loops.
+        if lo < hi {
+            out[0] = Piece {
+                top: u8::MAX,
+                count: 1,
+                src: 0,
+                dst: 0,
+            };
+            n = 1;
+        }
+        return Some(n);
+    }
+    let mut x = lo;
+    while x < hi {
+        if n == out.len() {
+            return None;
+        }
+        // The largest link whose base `x` is a multiple of and that fits
+        // before `hi` (link 0, of base 1, always does).
+        let mut j = len - 1;
+        while j > 0 {
+            let b = c.links[j].base;
+            if x.is_multiple_of(b) && hi - x >= b {
+                break;
+            }
+            j -= 1;
+        }
+        let b = c.links[j].base;
+        let mut count = (hi - x) / b;
+        if j + 1 < len {
+            // Up to the next multiple of the link above.
+            let next = c.links[j + 1].base;
+            count = count.min((next - x % next) / b);
+        }
+        // The digits of `x` at link `j` and above are fixed for the piece.
+        let (mut src, mut dst) = (0u64, 0u64);
+        for i in j..len {
+            let l = c.links[i];
+            let digit = if i + 1 < len {
+                x % c.links[i + 1].base / l.base
+            } else {
+                x / l.base
+            };
+            src = src.wrapping_add(digit.wrapping_mul(l.src));
+            dst = dst.wrapping_add(digit.wrapping_mul(l.dst));
+        }
+        out[n] = Piece {
+            top: j as u8,
+            count,
+            src,
+            dst,
+        };
+        n += 1;
+        x += count * b;
+    }
+    Some(n)
+}
+
+/// Moves `at` to the next place of an odometer whose wheel `d` counts
+/// `0..ends[d]`, the last wheel fastest; `false` (all wheels back at 0)
+/// after the last place.
+pub(crate) fn next<T: Copy + PartialOrd + core::ops::AddAssign + From<u8>>(
+    at: &mut [T],
+    ends: &[T],
+) -> bool {
+    for d in (0..at.len().min(ends.len())).rev() {
+        at[d] += T::from(1);
+        if at[d] < ends[d] {
+            return true;
+        }
+        at[d] = T::from(0);
+    }
+    false
+}
+
+/// Calls `f` with the loop nest of every box that takes one of the
+/// `counts[d]` pieces of each dimension; nothing when a dimension has none.
+pub(crate) fn each_box<const P: usize>(
+    chains: &[Chain; MAX_RANK],
+    pieces: &[[Piece; P]; MAX_RANK],
+    counts: &[usize; MAX_RANK],
+    rank: usize,
+    f: &mut dyn FnMut(&Nest),
+) {
+    if counts[..rank].contains(&0) {
+        return;
+    }
+    let mut choice = [0usize; MAX_RANK];
+    loop {
+        f(&Nest::of_box(chains, pieces, &choice, rank));
+        if !next(&mut choice[..rank], &counts[..rank]) {
+            return;
+        }
+    }
 }
 
 /// A loop of the nest: `range` steps of `src` and `dst` slots.

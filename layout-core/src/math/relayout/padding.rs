@@ -6,20 +6,13 @@
 //! nests.
 
 use super::kernels;
-use super::modes::{Chain, Nest, Piece};
+use super::modes::{self, Chain, Nest, NO_PIECE};
 use crate::base::limits::MAX_RANK;
 use crate::plan::digits::DimDigits;
 
 /// Most pieces of one dimension's range `lo..hi`: up to one per link on
 /// the way up from `lo`, and one per link on the way down to `hi`.
 const RANGE_PIECES: usize = 2 * super::modes::CHAIN;
-
-const NO_PIECE: Piece = Piece {
-    top: 0,
-    count: 0,
-    src: 0,
-    dst: 0,
-};
 
 /// Where a destination's padding is.
 #[derive(Clone, Copy, Debug)]
@@ -63,73 +56,6 @@ pub(crate) fn padding(
     (last.checked_add(1)? == covered && covered <= slots).then_some(Padding { extent, covered })
 }
 
-/// `lo..hi` of one dimension as pieces: full ranges of the lower links
-/// under fixed values of the higher ones, going up from `lo` to the
-/// largest base that fits and back down to `hi`. `None` if the range
-/// needs more pieces than there is room for (never for a valid chain).
-fn pieces_between(c: &Chain, lo: u64, hi: u64) -> Option<([Piece; RANGE_PIECES], usize)> {
-    let mut out = [NO_PIECE; RANGE_PIECES];
-    let mut n = 0;
-    let len = c.len as usize;
-    if len == 0 {
-        // A dimension of size 1: no loops.
-        if lo < hi {
-            out[0] = Piece {
-                top: u8::MAX,
-                count: 1,
-                src: 0,
-                dst: 0,
-            };
-            n = 1;
-        }
-        return Some((out, n));
-    }
-    let mut x = lo;
-    while x < hi {
-        if n == RANGE_PIECES {
-            return None;
-        }
-        // The largest link whose base `x` is a multiple of and that fits
-        // before `hi` (link 0, of base 1, always does).
-        let mut j = len - 1;
-        while j > 0 {
-            let b = c.links[j].base;
-            if x.is_multiple_of(b) && hi - x >= b {
-                break;
-            }
-            j -= 1;
-        }
-        let b = c.links[j].base;
-        let mut count = (hi - x) / b;
-        if j + 1 < len {
-            // Up to the next multiple of the link above.
-            let next = c.links[j + 1].base;
-            count = count.min((next - x % next) / b);
-        }
-        // The digits of `x` at link `j` and above are fixed for the piece.
-        let (mut src, mut dst) = (0u64, 0u64);
-        for i in j..len {
-            let l = c.links[i];
-            let digit = if i + 1 < len {
-                x % c.links[i + 1].base / l.base
-            } else {
-                x / l.base
-            };
-            src = src.wrapping_add(digit.wrapping_mul(l.src));
-            dst = dst.wrapping_add(digit.wrapping_mul(l.dst));
-        }
-        out[n] = Piece {
-            top: j as u8,
-            count,
-            src,
-            dst,
-        };
-        n += 1;
-        x += count * b;
-    }
-    Some((out, n))
-}
-
 /// Writes `v` into every padding slot of `dst`, which holds the
 /// destination's slots from `start` on (all of them, or one window): the
 /// slab of each dimension (that dimension past its size, the others over
@@ -150,19 +76,21 @@ pub(crate) fn fill<T: Copy>(
 ) -> bool {
     let mut pieces = [[NO_PIECE; RANGE_PIECES]; MAX_RANK];
     let mut counts = [0usize; MAX_RANK];
+    let mut slab = [NO_PIECE; RANGE_PIECES];
     for d in 0..rank {
         // Every range must cut before anything is written.
-        if pieces_between(&chains[d], limits[d], p.extent[d]).is_none() {
+        let (lo, hi) = (limits[d], p.extent[d]);
+        if modes::pieces_in(&chains[d], lo, hi, &mut slab).is_none() {
             return false;
         }
-        match pieces_between(&chains[d], 0, p.extent[d]) {
-            Some((f, n)) => (pieces[d], counts[d]) = (f, n),
+        match modes::pieces_in(&chains[d], 0, hi, &mut pieces[d]) {
+            Some(n) => counts[d] = n,
             None => return false,
         }
     }
     for d in 0..rank {
         // Dimension `d` over its slab, the others over their padded sizes.
-        let Some((slab, n)) = pieces_between(&chains[d], limits[d], p.extent[d]) else {
+        let Some(n) = modes::pieces_in(&chains[d], limits[d], p.extent[d], &mut slab) else {
             return false;
         };
         if n == 0 {
@@ -170,22 +98,9 @@ pub(crate) fn fill<T: Copy>(
         }
         let full = core::mem::replace(&mut pieces[d], slab);
         let full_n = core::mem::replace(&mut counts[d], n);
-        let mut choice = [0usize; MAX_RANK];
-        'boxes: loop {
-            fill_nest(&Nest::of_box(chains, &pieces, &choice, rank), dst, start, v);
-            let mut e = rank;
-            loop {
-                if e == 0 {
-                    break 'boxes;
-                }
-                e -= 1;
-                choice[e] += 1;
-                if choice[e] < counts[e] {
-                    break;
-                }
-                choice[e] = 0;
-            }
-        }
+        modes::each_box(chains, &pieces, &counts, rank, &mut |n: &Nest| {
+            fill_nest(n, dst, start, v)
+        });
         pieces[d] = full;
         counts[d] = full_n;
     }
