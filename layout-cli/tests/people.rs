@@ -441,20 +441,17 @@ fn draw_window_of_a_dump_shape_matches_the_plan() {
     let dump = include_str!("../../tests/data/hlo/handwritten.hlo");
     let shape = "bf16[16,256]{1,0:T(8,128)(2,1)S(1)}";
     assert!(dump.contains(shape));
-    let out = layout_columns(
-        "200",
-        &[
-            "draw",
-            shape,
-            "--rows",
-            "y",
-            "--cols",
-            "x",
-            "--window",
-            "5..11,126..130",
-            "--lines",
-        ],
-    );
+    let args = [
+        "draw",
+        shape,
+        "--rows",
+        "y",
+        "--cols",
+        "x",
+        "--window",
+        "5..11,126..130",
+    ];
+    let out = layout_columns("200", &[&args[..], &["--lines"]].concat());
     assert!(out.status.success(), "{out:?}");
     let text = stdout(&out);
     let lines: Vec<&str> = text.lines().collect();
@@ -496,19 +493,7 @@ fn draw_window_of_a_dump_shape_matches_the_plan() {
     assert!(lines.contains(&"| and - bound tile 0 (8,128), : and . tile 1 (2,1) inside it"));
     // Without --lines: the same numbers, no separators, and a note naming
     // both tile levels.
-    let plain = stdout(&layout_columns(
-        "200",
-        &[
-            "draw",
-            shape,
-            "--rows",
-            "y",
-            "--cols",
-            "x",
-            "--window",
-            "5..11,126..130",
-        ],
-    ));
+    let plain = stdout(&layout_columns("200", &args));
     assert!(!plain.contains(" | ") && !plain.contains(" : "));
     assert_eq!(
         offsets_of(plain.lines().nth(2).unwrap()),
