@@ -540,6 +540,10 @@ fn int4_pairs_of_tpu_layouts_both_ways() {
         ("s4[64,256]{1,0:T(8,128)(2,1)E(4)}", "s4[64,256]{1,0:E(4)}"),
         ("u4[32,512]{1,0:E(4)}", "u4[32,512]{1,0:T(8,128)E(4)}"),
         ("s4[24,260]{1,0:E(4)}", "s4[24,260]{1,0:T(8,128)(2,1)E(4)}"),
+        // Pairs of source nibbles whose destination rows are not
+        // contiguous (each nibble padded to a byte): not a split pair.
+        ("s4[4,2]{1,0:E(4)}", "s4[4,2]{0,1:T(1)(2)E(4)}"),
+        ("s4[8,16]{1,0:E(4)}", "s4[8,16]{0,1:T(1)(2)E(4)}"),
     ] {
         let (a, b) = (parse_array(from).unwrap(), parse_array(to).unwrap());
         let plan = RelayoutPlan::new(&a, &b).unwrap();

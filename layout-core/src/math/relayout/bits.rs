@@ -144,7 +144,7 @@ impl Copier {
             });
             return true;
         }
-        if m1.range == 2 && m1.dst % 2 == 0 && m0.src == 2 && m0.range % 2 == 0 {
+        if m1.range == 2 && m1.dst % 2 == 0 && m0.src == 2 && m0.dst == 1 && m0.range % 2 == 0 {
             let (half, row) = ((m0.range / 2) as usize, (m1.dst / 2) as usize);
             each(outer.modes(), n.src / 2, n.dst / 2, |s, d| {
                 let (a, b) = dst[d..d + row + half].split_at_mut(row);
