@@ -582,11 +582,7 @@ impl RelayoutPlan {
             How::Chains(chains) => {
                 let bits = self.dst_bits;
                 // Parts start and end on whole bytes, or run here.
-                let byte = |x: u64| {
-                    let b = x.checked_mul(bits)?;
-                    b.is_multiple_of(8).then(|| usize::try_from(b / 8).ok())?
-                };
-                if par && self.on_threads(chains, dst, byte, one_box) {
+                if par && self.on_threads(chains, dst, |x| byte(x, bits), one_box) {
                     return;
                 }
                 self.each_box(chains, &mut |n: &Nest| one_box(n, dst));
@@ -650,6 +646,17 @@ impl RelayoutPlan {
                 return;
             }
         }
+    }
+}
+
+/// The byte at which destination slot `x` of `bits` bits starts, when it
+/// starts on a whole byte.
+fn byte(x: u64, bits: u64) -> Option<usize> {
+    let b = x.checked_mul(bits)?;
+    if b.is_multiple_of(8) {
+        usize::try_from(b / 8).ok()
+    } else {
+        None
     }
 }
 

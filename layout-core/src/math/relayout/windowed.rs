@@ -7,7 +7,7 @@ extern crate alloc;
 use alloc::vec::Vec;
 
 use super::parallel::{self, Window};
-use super::{bits, kernels, How, Nest, RelayoutPlan};
+use super::{bits, byte, kernels, How, Nest, RelayoutPlan};
 use crate::base::error::{Error, ErrorKind, Span};
 
 impl RelayoutPlan {
@@ -143,16 +143,5 @@ impl RelayoutPlan {
             |n: &Nest, d: &mut [[u8; N]]| kernels::copy_nest(n, src, d),
         );
         debug_assert!(done, "parts are checked in `windows`");
-    }
-}
-
-/// The byte at which destination slot `x` of `bits` bits starts, when it
-/// starts on a whole byte.
-fn byte(x: u64, bits: u64) -> Option<usize> {
-    let b = x.checked_mul(bits)?;
-    if b.is_multiple_of(8) {
-        usize::try_from(b / 8).ok()
-    } else {
-        None
     }
 }
