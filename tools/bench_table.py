@@ -58,15 +58,16 @@ def bytes_of(group):
 
 
 def relayout():
-    print("| pair | relayout | fraction of memcpy | threads | ndarray `assign(&a.t())` |")
+    print("| pair | relayout | fraction of memcpy | threads (fraction of threaded memcpy) | ndarray `assign(&a.t())` |")
     print("|---|---|---|---|---|")
     for name, text in PAIRS:
         g = f"relayout_{name}"
         mem, one = median(g, "memcpy"), median(g, "relayout")
         many, nd = median(g, "threads", True), median(g, "ndarray", True)
+        mem_many = median(g, "memcpy_threads", True)
         gbs = lambda ns: bytes_of(g) / ns
         cells = [f"{gbs(one):.1f} GB/s", f"{mem / one:.2f}x"]
-        cells.append(f"{gbs(many):.1f} GB/s ({mem / many:.2f}x)" if many else "-")
+        cells.append(f"{gbs(many):.1f} GB/s ({mem_many / many:.2f}x)" if many and mem_many else "-")
         cells.append(f"{gbs(nd):.2f} GB/s (ours {nd / one:.1f}x faster)" if nd else "-")
         print(f"| {text} | " + " | ".join(cells) + " |")
 
