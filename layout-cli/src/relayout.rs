@@ -14,12 +14,17 @@
 //! An `.npy` file holds a dense array in C (row-major) or Fortran
 //! (column-major) order, so the side that is an `.npy` file must have a
 //! layout without tiles or padding whose `minor_to_major` is descending
-//! (`{1,0}`; C order) or ascending (`{0,1}`; Fortran order), and an element
-//! type NumPy has: `pred`, `s8`..`s64`, `u8`..`u64`, `f16`, `f32`, `f64`,
-//! `c64`, `c128`, little-endian. An input's header must agree with `--from`
-//! (dtype, shape, order); anything else is refused, naming both. `bf16`,
-//! the `f8` types and the sub-byte types have no standard NumPy dtype:
-//! their `.npy` files are refused, and raw files (any other name) work.
+//! (`{1,0}`; C order) or ascending (`{0,1}`; Fortran order), with whole
+//! bytes per element (no `E(n)` packing). The types NumPy has (`pred`,
+//! `s8`..`s64`, `u8`..`u64`, `f16`, `f32`, `f64`, `c64`, `c128`) are
+//! little-endian. `bf16`, the `f8` and `f4` types and the sub-byte
+//! integers have no NumPy dtype: their `.npy` files hold raw bytes, type
+//! string `|V2` (`bf16`) or `|V1` (the others, one element per byte), as
+//! ml_dtypes saves them (it writes `<V2`, `<V1`, and `<f1` for
+//! `float8_e5m2`; all are accepted), and
+//! `np.load(f).view(ml_dtypes.bfloat16)` reads such an OUTPUT. An input's
+//! header must agree with `--from` (dtype, shape, order); anything else is
+//! refused, naming both.
 //!
 //! Files are read and written with plain reads and writes, not memory
 //! maps: mapping a file is `unsafe` (another process may change or shorten
@@ -326,6 +331,27 @@ pub fn numpy_descr(t: ElementType) -> Option<&'static str> {
     })
 }
 
+/// The type string for an element type NumPy has no dtype for, where the
+/// type is stored in whole bytes: `|V2` for `bf16`, `|V1` for the `f8` and
+/// `f4` types and the sub-byte integers (one per byte when unpacked).
+/// NumPy reads these as raw bytes (`np.load(f).view(ml_dtypes.bfloat16)`
+/// gives the values back); ml_dtypes' own `np.save` writes them as `<V2`
+/// and `<V1`, which an input may also have.
+pub fn raw_descr(t: ElementType) -> Option<&'static str> {
+    match t {
+        _ if numpy_descr(t).is_some() => None,
+        ElementType::Bf16 => Some("|V2"),
+        _ if (1..=8).contains(&t.bit_width()) => Some("|V1"),
+        _ => None,
+    }
+}
+
+/// The bits of one element stored unpacked, in whole bytes (`pred` and
+/// the sub-byte types in one byte each): how an `.npy` file holds it.
+fn unpacked_bits(t: ElementType) -> u64 {
+    u64::from(t.bit_width()).div_ceil(8) * 8
+}
+
 /// The order of a dense layout: `Some(false)` row-major (C order),
 /// `Some(true)` column-major (Fortran order), `None` otherwise (tiles,
 /// padding, a packed or widened element, any other `minor_to_major`).
@@ -335,11 +361,8 @@ pub fn dense_order(s: &ArrayShape) -> Option<bool> {
     if !layout.is_untiled() || s.legacy_padding().is_some() {
         return None;
     }
-    // Whole bytes per element, as the type is stored unpacked (`pred` and
-    // the sub-byte types in one byte each).
     let bits = s.element_size_in_bits();
-    let natural = u64::from(s.element_type().bit_width()).div_ceil(8) * 8;
-    if bits == 0 || bits != natural {
+    if bits == 0 || bits != unpacked_bits(s.element_type()) {
         return None;
     }
     // Dense: the buffer is exactly the elements, nothing between or after.
@@ -360,15 +383,27 @@ pub fn dense_order(s: &ArrayShape) -> Option<bool> {
 /// `flag`'s value), or why it has none.
 fn dense_header(s: &ArrayShape, flag: &str, text: &str) -> Result<npy::Header, Failure> {
     let t = s.element_type();
-    let descr = numpy_descr(t).ok_or_else(|| {
+    let layout = s.layout();
+    let descr = numpy_descr(t).or(raw_descr(t)).ok_or_else(|| {
         fail(
             EXIT_INVALID,
             format!(
-                "error: {} has no standard NumPy dtype, so {flag} {text} has no .npy form; use a raw file (a name not ending in .npy)\n",
+                "error: {} has no NumPy dtype, so {flag} {text} has no .npy form; use a raw file (a name not ending in .npy)\n",
                 t.name()
             ),
         )
     })?;
+    let (bits, natural) = (s.element_size_in_bits(), unpacked_bits(t));
+    if layout.is_untiled() && bits != natural {
+        return Err(fail(
+            EXIT_INVALID,
+            format!(
+                "error: an .npy file holds {} in {natural} bits each, but {flag} {text} stores it in {bits} bits; as NumPy stores it: {}\n",
+                t.name(),
+                dense_example(s, false)
+            ),
+        ));
+    }
     let fortran_order = dense_order(s).ok_or_else(|| {
         fail(
             EXIT_INVALID,
@@ -424,17 +459,24 @@ fn check_npy_input(
             format!("error: {input} {what}; nothing written\n"),
         ))
     };
-    if !same_dtype(&header.descr, &expected.descr) {
-        let swapped = header.descr.starts_with('>');
+    let t = src.element_type();
+    // ml_dtypes saves `float8_e5m2` arrays with the type string `<f1`.
+    let alias = t == ElementType::F8e5m2 && matches!(header.descr.as_str(), "<f1" | "|f1");
+    if !same_dtype(&header.descr, &expected.descr) && !alias {
+        let why = if raw_descr(t).is_some() {
+            format!(
+                " ({} as raw {}-byte values, as ml_dtypes saves it)",
+                t.name(),
+                expected.descr.get(2..).unwrap_or("")
+            )
+        } else if header.descr.starts_with('>') {
+            " (big-endian data: byte-swap it first)".to_string()
+        } else {
+            String::new()
+        };
         return mismatch(format!(
-            "has dtype '{}' but --from {from} is '{}'{}",
-            header.descr,
-            expected.descr,
-            if swapped {
-                " (big-endian data: byte-swap it first)"
-            } else {
-                ""
-            }
+            "has dtype '{}' but --from {from} is '{}'{why}",
+            header.descr, expected.descr,
         ));
     }
     if header.shape != expected.shape {
@@ -461,14 +503,14 @@ fn check_npy_input(
 }
 
 /// `true` when a file's type string `got` is the type `want`: exactly, or
-/// for one-byte types with any byte-order mark.
+/// for one-byte types and raw bytes (`V2`) with any byte-order mark.
 fn same_dtype(got: &str, want: &str) -> bool {
     if got == want {
         return true;
     }
-    let one_byte = |s: &str| s.len() == 3 && s.ends_with('1');
-    one_byte(got)
-        && one_byte(want)
+    let any_order = |s: &str| (s.len() == 3 && s.ends_with('1')) || s.get(1..2) == Some("V");
+    any_order(got)
+        && any_order(want)
         && got.get(1..) == want.get(1..)
         && got.starts_with(['<', '>', '|', '='])
 }

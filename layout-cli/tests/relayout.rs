@@ -190,6 +190,93 @@ fn one_dimensional_and_one_byte_npy_headers() {
     assert_eq!(body, [1, 0, 0, 1]);
 }
 
+/// `np.save` of `np.arange(6).astype(ml_dtypes.bfloat16).reshape(2, 3)`
+/// (ml_dtypes 0.6, NumPy 2.4): the header as it wrote it, then the six
+/// values 0.0 to 5.0 as bf16.
+const ML_DTYPES_BF16: &[u8] = b"\x93NUMPY\x01\x00v\x00{'descr': '<V2', 'fortran_order': False, 'shape': (2, 3), }                                                          \n\x00\x00\x80\x3f\x00\x40\x40\x40\x80\x40\xa0\x40";
+
+#[test]
+fn ml_dtypes_npy_files_hold_raw_bytes() {
+    let d = dir();
+    fs::write(path(&d, "a.npy"), ML_DTYPES_BF16).unwrap();
+    // bf16 from ml_dtypes' file to a raw column-major file.
+    let out = run_in(&d, "bf16[2,3]{1,0}", "bf16[2,3]{0,1}", "a.npy", "cols.bin");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let data = &ML_DTYPES_BF16[128..];
+    let value = |b: &[u8], k: usize| u16::from_le_bytes([b[2 * k], b[2 * k + 1]]);
+    let cols = fs::read(path(&d, "cols.bin")).unwrap();
+    for i in 0..2 {
+        for j in 0..3 {
+            assert_eq!(value(&cols, j * 2 + i), value(data, i * 3 + j));
+        }
+    }
+    // And back into an .npy: NumPy's raw-bytes type string, the same data.
+    let out = run_in(&d, "bf16[2,3]{0,1}", "bf16[2,3]{1,0}", "cols.bin", "b.npy");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let b = fs::read(path(&d, "b.npy")).unwrap();
+    let (dict, body) = split_npy(&b);
+    assert!(
+        dict.starts_with("{'descr': '|V2', 'fortran_order': False, 'shape': (2, 3), }"),
+        "{dict}"
+    );
+    assert_eq!(body, data);
+    // Which reads back, as ml_dtypes' own file does.
+    let out = run_in(&d, "bf16[2,3]{1,0}", "bf16[2,3]{1,0}", "b.npy", "c.bin");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(fs::read(path(&d, "c.bin")).unwrap(), data);
+
+    // One-byte types: `<V1`, and `<f1` for float8_e5m2 (ml_dtypes' type
+    // strings); `s4` unpacked, one element per byte.
+    let bytes = [0x00, 0x3c, 0x40, 0x42, 0x44, 0x45];
+    for (from, descr) in [
+        ("f8e5m2[2,3]{1,0}", "<f1"),
+        ("f8e4m3fn[2,3]{1,0}", "<V1"),
+        ("s4[2,3]{1,0}", "|V1"),
+    ] {
+        fs::write(path(&d, "e.npy"), npy_file(descr, false, "(2, 3)", &bytes)).unwrap();
+        let to = from.replace("{1,0}", "{0,1}");
+        let out = run_in(&d, from, &to, "e.npy", "e.bin");
+        assert_eq!(out.status.code(), Some(0), "{from}: {}", stderr(&out));
+        let e = fs::read(path(&d, "e.bin")).unwrap();
+        assert_eq!(e, [0x00, 0x42, 0x3c, 0x44, 0x40, 0x45], "{from}");
+        let out = run_in(&d, &to, from, "e.bin", "f.npy");
+        assert_eq!(out.status.code(), Some(0), "{from}: {}", stderr(&out));
+        let f = fs::read(path(&d, "f.npy")).unwrap();
+        let (dict, body) = split_npy(&f);
+        assert!(dict.contains("'descr': '|V1'"), "{from}: {dict}");
+        assert_eq!(body, bytes, "{from}");
+    }
+
+    // The wrong width, and `<f1` for any other type, are refused.
+    let cases = [
+        ("bf16[2,3]{1,0}", "<V1", "has dtype '<V1' but --from bf16[2,3]{1,0} is '|V2' (bf16 as raw 2-byte values, as ml_dtypes saves it)"),
+        ("f8e4m3fn[2,3]{1,0}", "<f1", "has dtype '<f1' but --from f8e4m3fn[2,3]{1,0} is '|V1'"),
+        ("u8[2,3]{1,0}", "<V1", "has dtype '<V1' but --from u8[2,3]{1,0} is '|u1'"),
+    ];
+    for (from, descr, message) in cases {
+        fs::write(path(&d, "e.npy"), npy_file(descr, false, "(2, 3)", &bytes)).unwrap();
+        let out = run_in(&d, from, from, "e.npy", "g.bin");
+        refused(&out, 1, message);
+    }
+    assert!(!path(&d, "g.bin").exists());
+
+    // Packed `s4` unpacks into an .npy file, a value per byte
+    // (sign-extended; ml_dtypes reads the low four bits), but the packed
+    // side itself has no .npy form.
+    fs::write(path(&d, "p.bin"), [0x21, 0x8f, 0x70]).unwrap();
+    let out = run_in(&d, "s4[2,3]{1,0:E(4)}", "s4[2,3]{1,0}", "p.bin", "h.npy");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let h = fs::read(path(&d, "h.npy")).unwrap();
+    assert_eq!(split_npy(&h).1, [1, 2, 0xff, 0xf8, 0, 7]);
+    let out = run_in(&d, "s4[2,3]{1,0}", "s4[2,3]{1,0:E(4)}", "h.npy", "q.npy");
+    refused(
+        &out,
+        1,
+        "an .npy file holds s4 in 8 bits each, but --to s4[2,3]{1,0:E(4)} stores it in 4 bits; as NumPy stores it: s4[2,3]{1,0}",
+    );
+    assert!(!path(&d, "q.npy").exists());
+}
+
 #[test]
 fn a_size_mismatch_is_refused_and_nothing_is_written() {
     let d = dir();
@@ -283,7 +370,10 @@ fn npy_headers_must_match_from() {
             "has shape [4, 5] but --from f32[5,4]{1,0} has dims [5, 4]",
         ),
         ("f32[20]{0}", "has shape [4, 5]"),
-        ("bf16[4,10]{1,0}", "bf16 has no standard NumPy dtype"),
+        (
+            "bf16[4,10]{1,0}",
+            "has dtype '<f4' but --from bf16[4,10]{1,0} is '|V2' (bf16 as raw 2-byte values, as ml_dtypes saves it)",
+        ),
     ];
     for (from, message) in cases {
         let out = run(from, from, &path(&d, "a.npy"), &path(&d, "b.bin"));
