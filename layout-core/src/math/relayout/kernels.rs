@@ -38,6 +38,9 @@ pub(crate) fn each(outer: &[Mode], src: u64, dst: u64, mut f: impl FnMut(usize, 
 }
 
 /// Copies every element of one box.
+///
+/// The runs and the blocks are out of line, each with its own loop list
+/// (3 KiB at rank 16): a box takes only one of them on the stack.
 pub(crate) fn copy_nest<T: Copy>(n: &Nest, src: &[T], dst: &mut [T]) {
     let modes = &n.modes[..n.len];
     let Some((&m0, rest)) = modes.split_first() else {
@@ -45,84 +48,10 @@ pub(crate) fn copy_nest<T: Copy>(n: &Nest, src: &[T], dst: &mut [T]) {
         return;
     };
     if m0.src == 1 && m0.dst == 1 {
-        let len = m0.range as usize;
-        // Runs in source order: the source is read front to back and the
-        // writes spread over a few destination streams, which measured
-        // faster than the reverse (one write stream, reads gathered from
-        // several rows) on rows <-> `T(8,128)`.
-        let mut order = [Mode {
-            range: 1,
-            src: 0,
-            dst: 0,
-        }; MODES];
-        let order = &mut order[..rest.len()];
-        order.copy_from_slice(rest);
-        // Insertion sort: a few loops, and no sort routine in small
-        // firmware.
-        for i in 1..order.len() {
-            let mut j = i;
-            while j > 0 && order[j - 1].src > order[j].src {
-                order.swap(j - 1, j);
-                j -= 1;
-            }
-        }
-        each(order, n.src, n.dst, |s, d| {
-            dst[d..d + len].copy_from_slice(&src[s..s + len]);
-        });
-        return;
+        return runs(n, m0.range as usize, rest, src, dst);
     }
-    if m0.dst == 1 {
-        if let Some((m0, mq, mut outer, len)) = n.transposed() {
-            let mut block = Block {
-                rp: m0.range as usize,
-                sp: m0.src as usize,
-                rq: mq.range as usize,
-                dq: mq.dst as usize,
-                rp0: 0,
-                sp1: 0,
-                crowded: false,
-            };
-            // A destination run shorter than a cache line continues in the
-            // next loop: take part of that loop into the block.
-            let line = 64 / core::mem::size_of::<T>().max(1);
-            if len > 0 && outer[0].dst == m0.range && block.rp < line && block.rq >= line {
-                let m1 = outer[0];
-                let mut c = (line / block.rp).min(m1.range as usize);
-                while c > 1 && !(m1.range as usize).is_multiple_of(c) {
-                    c -= 1;
-                }
-                if c > 1 {
-                    block.rp0 = block.rp;
-                    block.sp1 = m1.src as usize;
-                    block.rp *= c;
-                    let c = c as u64;
-                    outer[0] = Mode {
-                        range: m1.range / c,
-                        src: m1.src * c,
-                        dst: m1.dst * c,
-                    };
-                }
-            }
-            // Only blocks of more than twice `PASS` rows (1- and 2-byte
-            // elements) can be crowded.
-            block.crowded = line > 2 * PASS && block.crowded::<T>(line);
-            let outer = &mut outer[..len];
-            // One source run split into a pair of destination rows (the
-            // `(2,1)` sub-tiles back to rows): like contiguous runs, faster
-            // with the source read front to back. (Pairs woven into one
-            // destination run are faster the other way round.)
-            if block.rq == 2 && block.sp == 2 && block.rp0 == 0 {
-                for i in 1..outer.len() {
-                    let mut j = i;
-                    while j > 0 && outer[j - 1].src > outer[j].src {
-                        outer.swap(j - 1, j);
-                        j -= 1;
-                    }
-                }
-            }
-            each(outer, n.src, n.dst, |s, d| block.copy(src, s, dst, d));
-            return;
-        }
+    if m0.dst == 1 && blocks(n, src, dst) {
+        return;
     }
     let (r, ss, ds) = (m0.range as usize, m0.src as usize, m0.dst as usize);
     each(rest, n.src, n.dst, |s, d| {
@@ -130,6 +59,91 @@ pub(crate) fn copy_nest<T: Copy>(n: &Nest, src: &[T], dst: &mut [T]) {
             dst[d + i * ds] = src[s + i * ss];
         }
     });
+}
+
+/// Contiguous runs of `len` on both sides, under the loops `rest`.
+#[inline(never)]
+fn runs<T: Copy>(n: &Nest, len: usize, rest: &[Mode], src: &[T], dst: &mut [T]) {
+    // Runs in source order: the source is read front to back and the
+    // writes spread over a few destination streams, which measured
+    // faster than the reverse (one write stream, reads gathered from
+    // several rows) on rows <-> `T(8,128)`.
+    let mut order = [Mode {
+        range: 1,
+        src: 0,
+        dst: 0,
+    }; MODES];
+    let order = &mut order[..rest.len()];
+    order.copy_from_slice(rest);
+    // Insertion sort: a few loops, and no sort routine in small
+    // firmware.
+    for i in 1..order.len() {
+        let mut j = i;
+        while j > 0 && order[j - 1].src > order[j].src {
+            order.swap(j - 1, j);
+            j -= 1;
+        }
+    }
+    each(order, n.src, n.dst, |s, d| {
+        dst[d..d + len].copy_from_slice(&src[s..s + len]);
+    });
+}
+
+/// Transposed blocks: `false` (nothing copied) when the box is not one.
+#[inline(never)]
+fn blocks<T: Copy>(n: &Nest, src: &[T], dst: &mut [T]) -> bool {
+    let Some((m0, mq, mut outer, len)) = n.transposed() else {
+        return false;
+    };
+    let mut block = Block {
+        rp: m0.range as usize,
+        sp: m0.src as usize,
+        rq: mq.range as usize,
+        dq: mq.dst as usize,
+        rp0: 0,
+        sp1: 0,
+        crowded: false,
+    };
+    // A destination run shorter than a cache line continues in the
+    // next loop: take part of that loop into the block.
+    let line = 64 / core::mem::size_of::<T>().max(1);
+    if len > 0 && outer[0].dst == m0.range && block.rp < line && block.rq >= line {
+        let m1 = outer[0];
+        let mut c = (line / block.rp).min(m1.range as usize);
+        while c > 1 && !(m1.range as usize).is_multiple_of(c) {
+            c -= 1;
+        }
+        if c > 1 {
+            block.rp0 = block.rp;
+            block.sp1 = m1.src as usize;
+            block.rp *= c;
+            let c = c as u64;
+            outer[0] = Mode {
+                range: m1.range / c,
+                src: m1.src * c,
+                dst: m1.dst * c,
+            };
+        }
+    }
+    // Only blocks of more than twice `PASS` rows (1- and 2-byte
+    // elements) can be crowded.
+    block.crowded = line > 2 * PASS && block.crowded::<T>(line);
+    let outer = &mut outer[..len];
+    // One source run split into a pair of destination rows (the
+    // `(2,1)` sub-tiles back to rows): like contiguous runs, faster
+    // with the source read front to back. (Pairs woven into one
+    // destination run are faster the other way round.)
+    if block.rq == 2 && block.sp == 2 && block.rp0 == 0 {
+        for i in 1..outer.len() {
+            let mut j = i;
+            while j > 0 && outer[j - 1].src > outer[j].src {
+                outer.swap(j - 1, j);
+                j -= 1;
+            }
+        }
+    }
+    each(outer, n.src, n.dst, |s, d| block.copy(src, s, dst, d));
+    true
 }
 
 /// A transposed block: `p` steps `sp` in the source and 1 in the
@@ -316,6 +330,9 @@ impl Block {
         if H < P {
             return self.passes::<T, P, Q, H>(src, s, dst, d, p, q);
         }
+        // Not `passes` with one pass: finding the rows as they are read
+        // measured 15% fewer instructions and up to 25% faster (f64
+        // 2000 x 3000, interleaved runs) than listing their starts first.
         let from = s + self.row(p) + q;
         // The block's source rows, each exactly `Q` long (so the fallback,
         // one element at a time, is never taken).

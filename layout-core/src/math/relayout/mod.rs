@@ -37,7 +37,7 @@ use crate::model::dim::PaddingValue;
 use crate::plan::digits::DimDigits;
 use crate::plan::Plan;
 
-use modes::{Chain, Nest, CHAIN};
+use modes::{Chain, Nest, Piece, CHAIN};
 
 /// What a [`ErrorKind::RelayoutMismatch`] error is about (its first value).
 pub(crate) mod mismatch {
@@ -238,7 +238,7 @@ impl RelayoutPlan {
                 dst.rank() as i128,
             ));
         }
-        Self::build(Side::of_shape(src)?, Side::of_shape(dst)?)
+        Self::build(&Side::of_shape(src)?, &Side::of_shape(dst)?)
     }
 
     /// Plans the copy between two ranked layouts (what [`relayout`] uses).
@@ -257,10 +257,13 @@ impl RelayoutPlan {
         src: &StaticLayout<R>,
         dst: &StaticLayout<R>,
     ) -> Result<RelayoutPlan, Error> {
-        Self::build(Side::of_static(src), Side::of_static(dst))
+        Self::build(&Side::of_static(src), &Side::of_static(dst))
     }
 
-    fn build(a: Side, b: Side) -> Result<RelayoutPlan, Error> {
+    // Out of line: the callers' two sides and this plan's parts are then
+    // not in one frame.
+    #[inline(never)]
+    fn build(a: &Side, b: &Side) -> Result<RelayoutPlan, Error> {
         if a.element != b.element {
             return Err(mismatch(
                 mismatch::ELEMENT_TYPE,
@@ -308,31 +311,25 @@ impl RelayoutPlan {
             }
         }
         let fill = pattern(b.element, b.fill)?;
-        let general = How::General {
-            src: a.walk,
-            dst: b.walk,
+        // The chains are made in place; the general walk only without them.
+        let mut how = How::Chains([Chain::EMPTY; MAX_RANK]);
+        let chained = match (&a.walk, &b.walk, &mut how) {
+            (Walk::Digits(da), Walk::Digits(db), How::Chains(chains)) => (0..rank).all(|d| {
+                modes::chain(&da[d], &db[d])
+                    .map(|c| chains[d] = c)
+                    .is_some()
+            }),
+            _ => false,
         };
-        let how = match (&a.walk, &b.walk) {
-            (Walk::Digits(da), Walk::Digits(db)) => {
-                let mut chains = [Chain::EMPTY; MAX_RANK];
-                let mut ok = true;
-                for d in 0..rank {
-                    match modes::chain(&da[d], &db[d]) {
-                        Some(c) => chains[d] = c,
-                        None => ok = false,
-                    }
-                }
-                if ok {
-                    How::Chains(chains)
-                } else {
-                    general
-                }
+        let padding = match (chained, &b.walk) {
+            (true, Walk::Digits(db)) => padding::padding(db, &b.limits, rank, b.slots),
+            _ => {
+                how = How::General {
+                    src: a.walk,
+                    dst: b.walk,
+                };
+                None
             }
-            _ => general,
-        };
-        let padding = match (&how, &b.walk) {
-            (How::Chains(_), Walk::Digits(db)) => padding::padding(db, &b.limits, rank, b.slots),
-            _ => None,
         };
         Ok(RelayoutPlan {
             element: a.element,
@@ -618,17 +615,21 @@ impl RelayoutPlan {
         let mut pieces = [[modes::NO_PIECE; CHAIN]; MAX_RANK];
         let mut counts = [0usize; MAX_RANK];
         for d in 0..rank {
-            let (p, n) = modes::pieces(&chains[d]);
-            if n == 0 {
-                return; // an empty dimension: nothing to copy
-            }
-            pieces[d] = p;
-            counts[d] = n;
+            // An empty dimension has no pieces: nothing to copy.
+            (pieces[d], counts[d]) = modes::pieces(&chains[d]);
         }
-        modes::each_box(chains, &pieces, &counts, rank, f);
+        let mut of: [&[Piece]; MAX_RANK] = [&[]; MAX_RANK];
+        for ((o, p), &n) in of.iter_mut().zip(&pieces).zip(&counts) {
+            *o = &p[..n];
+        }
+        modes::each_box(chains, &of, rank, f);
     }
 
     /// Every element's source and destination slot, in logical order.
+    ///
+    /// Out of line: its two offset tables (a `Plan` each, about 7 KB) then
+    /// take stack only when a copy goes element by element.
+    #[inline(never)]
     fn each_general(&self, a: &Walk, b: &Walk, mut f: impl FnMut(u64, u64)) {
         let rank = self.rank;
         if self.limits[..rank].contains(&0) {
@@ -728,6 +729,9 @@ fn pattern(t: ElementType, v: PaddingValue) -> Result<u128, Error> {
 /// assert_eq!(out[17], 13.0); // figure 1: element (2, 3) is at offset 17
 /// assert_eq!(out[18], 0.0); // padding
 /// ```
+// Out of line: the plan (5 KB) is on the stack only during the call, not
+// in every caller's frame.
+#[inline(never)]
 pub fn relayout<T, A, B, const R: usize>(
     src: &View<'_, T, A, R>,
     dst: &mut ViewMut<'_, T, B, R>,
@@ -739,7 +743,12 @@ where
 {
     let a = src.layout().tables();
     let b = dst.layout().tables();
-    let plan = RelayoutPlan::between(a, b)?;
+    // Matched in place: moving the plan out of the `Result` would copy it.
+    let plan = RelayoutPlan::between(a, b);
+    let plan = match &plan {
+        Ok(p) => p,
+        Err(e) => return Err(*e),
+    };
     let (na, nb) = (a.allocated_elements(), b.allocated_elements());
     let s = &src.as_slice()[..na];
     let d = &mut dst.as_mut_slice()[..nb];

@@ -243,21 +243,27 @@ pub(crate) fn next<T: Copy + PartialOrd + core::ops::AddAssign + From<u8>>(
     false
 }
 
-/// Calls `f` with the loop nest of every box that takes one of the
-/// `counts[d]` pieces of each dimension; nothing when a dimension has none.
-pub(crate) fn each_box<const P: usize>(
+/// Calls `f` with the loop nest of every box that takes one of the pieces
+/// `pieces[d]` of each dimension `d < rank`; nothing when a dimension has
+/// none. One nest is refilled for every box (it is 3 KB: no copies).
+pub(crate) fn each_box(
     chains: &[Chain; MAX_RANK],
-    pieces: &[[Piece; P]; MAX_RANK],
-    counts: &[usize; MAX_RANK],
+    pieces: &[&[Piece]; MAX_RANK],
     rank: usize,
     f: &mut dyn FnMut(&Nest),
 ) {
+    let mut counts = [0usize; MAX_RANK];
+    for (c, p) in counts.iter_mut().zip(&pieces[..rank]) {
+        *c = p.len();
+    }
     if counts[..rank].contains(&0) {
         return;
     }
     let mut choice = [0usize; MAX_RANK];
+    let mut nest = Nest::new();
     loop {
-        f(&Nest::of_box(chains, pieces, &choice, rank));
+        nest.of_box(chains, pieces, &choice, rank);
+        f(&nest);
         if !next(&mut choice[..rank], &counts[..rank]) {
             return;
         }
@@ -358,44 +364,41 @@ impl Nest {
         Some((inner, rest[q], others, len))
     }
 
-    /// The loops of the box that takes piece `choice[d]` of every
-    /// dimension.
-    pub(crate) const fn of_box<const P: usize>(
+    /// Makes this the nest of the box that takes piece `choice[d]` of
+    /// every dimension.
+    pub(crate) fn of_box(
+        &mut self,
         chains: &[Chain; MAX_RANK],
-        pieces: &[[Piece; P]; MAX_RANK],
+        pieces: &[&[Piece]; MAX_RANK],
         choice: &[usize; MAX_RANK],
         rank: usize,
-    ) -> Nest {
-        let mut n = Nest::new();
-        let mut d = 0;
-        while d < rank {
+    ) {
+        (self.len, self.src, self.dst) = (0, 0, 0);
+        for d in 0..rank {
             let p = pieces[d][choice[d]];
-            n.src = n.src.wrapping_add(p.src);
-            n.dst = n.dst.wrapping_add(p.dst);
-            if p.top != u8::MAX {
-                let c = &chains[d];
-                let top = p.top as usize;
-                let mut j = 0;
-                while j < top {
-                    let l = c.links[j];
-                    n.push(Mode {
-                        range: c.range(j),
-                        src: l.src,
-                        dst: l.dst,
-                    });
-                    j += 1;
-                }
-                let l = c.links[top];
-                n.push(Mode {
-                    range: p.count,
+            self.src = self.src.wrapping_add(p.src);
+            self.dst = self.dst.wrapping_add(p.dst);
+            if p.top == u8::MAX {
+                continue;
+            }
+            let c = &chains[d];
+            let top = p.top as usize;
+            for j in 0..top {
+                let l = c.links[j];
+                self.push(Mode {
+                    range: c.range(j),
                     src: l.src,
                     dst: l.dst,
                 });
             }
-            d += 1;
+            let l = c.links[top];
+            self.push(Mode {
+                range: p.count,
+                src: l.src,
+                dst: l.dst,
+            });
         }
-        n.fuse();
-        n
+        self.fuse();
     }
 }
 

@@ -6,13 +6,13 @@
 //! nests.
 
 use super::kernels;
-use super::modes::{self, Chain, Nest, NO_PIECE};
+use super::modes::{self, Chain, Nest, Piece, CHAIN, NO_PIECE};
 use crate::base::limits::MAX_RANK;
 use crate::plan::digits::DimDigits;
 
 /// Most pieces of one dimension's range `lo..hi`: up to one per link on
 /// the way up from `lo`, and one per link on the way down to `hi`.
-const RANGE_PIECES: usize = 2 * super::modes::CHAIN;
+const RANGE_PIECES: usize = 2 * CHAIN;
 
 /// Where a destination's padding is.
 #[derive(Clone, Copy, Debug)]
@@ -62,8 +62,8 @@ pub(crate) fn padding(
 /// their padded sizes) and the tail. `false`, with nothing written, when
 /// the slabs cannot be cut.
 ///
-/// Out of line, and one table of pieces at a time (8 KiB at rank 16): the
-/// copy that calls it also runs on small stacks.
+/// Out of line, with one table of pieces (4 KiB at rank 16) and one slab:
+/// the copy that calls it also runs on small stacks.
 #[inline(never)]
 pub(crate) fn fill<T: Copy>(
     chains: &[Chain; MAX_RANK],
@@ -74,7 +74,8 @@ pub(crate) fn fill<T: Copy>(
     start: u64,
     v: T,
 ) -> bool {
-    let mut pieces = [[NO_PIECE; RANGE_PIECES]; MAX_RANK];
+    // From 0 a range has at most one piece per link; a slab, twice that.
+    let mut pieces = [[NO_PIECE; CHAIN]; MAX_RANK];
     let mut counts = [0usize; MAX_RANK];
     let mut slab = [NO_PIECE; RANGE_PIECES];
     for d in 0..rank {
@@ -96,13 +97,17 @@ pub(crate) fn fill<T: Copy>(
         if n == 0 {
             continue;
         }
-        let full = core::mem::replace(&mut pieces[d], slab);
-        let full_n = core::mem::replace(&mut counts[d], n);
-        modes::each_box(chains, &pieces, &counts, rank, &mut |n: &Nest| {
+        let mut of: [&[Piece]; MAX_RANK] = [&[]; MAX_RANK];
+        for (e, o) in of.iter_mut().enumerate().take(rank) {
+            *o = if e == d {
+                &slab[..n]
+            } else {
+                &pieces[e][..counts[e]]
+            };
+        }
+        modes::each_box(chains, &of, rank, &mut |n: &Nest| {
             fill_nest(n, dst, start, v)
         });
-        pieces[d] = full;
-        counts[d] = full_n;
     }
     let tail = p.covered.saturating_sub(start);
     if let Some(tail) = usize::try_from(tail).ok().and_then(|t| dst.get_mut(t..)) {
