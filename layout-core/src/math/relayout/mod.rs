@@ -776,5 +776,9 @@ pub fn relayout_bytes(
     dst: &ArrayShape,
     dst_bytes: &mut [u8],
 ) -> Result<(), Error> {
-    RelayoutPlan::new(src, dst)?.run_bytes(src_bytes, dst_bytes)
+    // Matched in place, as in `relayout`.
+    match &RelayoutPlan::new(src, dst) {
+        Ok(plan) => plan.run_bytes(src_bytes, dst_bytes),
+        Err(e) => Err(*e),
+    }
 }
