@@ -228,6 +228,69 @@ proptest! {
     }
 }
 
+/// 4-bit types between a byte per value and `E(4)` nibbles, either way:
+/// row- or column-major, or in `(2,1)` pairs of tiles, at even and odd
+/// sizes (the packing and unpacking kernels and the boxes they leave to
+/// the element path).
+/// A `minor_to_major` and its tile levels.
+type Layout = (Vec<usize>, Vec<Vec<Option<usize>>>);
+
+fn nibble_pair() -> impl Strategy<Value = (Case, Case, u64)> {
+    let layouts: Vec<Layout> = vec![
+        (vec![1, 0], vec![]),
+        (vec![0, 1], vec![]),
+        (
+            vec![1, 0],
+            vec![vec![Some(8), Some(128)], vec![Some(2), Some(1)]],
+        ),
+        (
+            vec![1, 0],
+            vec![vec![Some(2), Some(4)], vec![Some(2), Some(1)]],
+        ),
+        (
+            vec![0, 1],
+            vec![vec![Some(4), Some(2)], vec![Some(2), Some(1)]],
+        ),
+    ];
+    (
+        prop::sample::select(vec!["s4", "u4"]),
+        1usize..20,
+        1usize..300,
+        prop::sample::select(vec![vec![1, 0], vec![0, 1]]),
+        prop::sample::select(layouts),
+        prop::bool::ANY,
+        any::<u64>(),
+    )
+        .prop_map(|(ty, r, c, ma, (mb, tb), pack, seed)| {
+            let case = |m2m, tiles, bits| Case {
+                ty,
+                dims: vec![(r, false), (c, false)],
+                m2m,
+                tiles,
+                tail: 1,
+                element_bits: bits,
+                memory_space: None,
+            };
+            // One side a byte per value (untiled), the other packed.
+            let bytes = case(ma, vec![], None);
+            let nibbles = case(mb, tb, Some(4));
+            if pack {
+                (bytes, nibbles, seed)
+            } else {
+                (nibbles, bytes, seed)
+            }
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn nibbles_pack_and_unpack_where_the_reference_says((a, b, seed) in nibble_pair()) {
+        check_pair(&a, &b, seed)?;
+    }
+}
+
 /// Random pairs through `par_run_bytes_windowed`: the windows, in order,
 /// are the bytes `run_bytes` writes, whatever the window size.
 #[cfg(feature = "rayon")]

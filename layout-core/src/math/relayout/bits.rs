@@ -54,6 +54,19 @@ fn write(buf: &mut [u8], at: u64, w: u64, v: u128) {
     }
 }
 
+/// Clears bits `a..b`: the partial bytes at either end bit by bit, the
+/// whole bytes between at once.
+fn zero_bits(buf: &mut [u8], a: u64, b: u64) {
+    if a >= b {
+        return;
+    }
+    let head = a.next_multiple_of(8).min(b);
+    write(buf, a, head - a, 0);
+    let tail = (b / 8 * 8).max(head);
+    buf[(head / 8) as usize..(tail / 8) as usize].fill(0);
+    write(buf, tail, b - tail, 0);
+}
+
 /// Copies one element type between slots of `src_bits` and `dst_bits`.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Copier {
@@ -88,6 +101,23 @@ impl Copier {
         }
     }
 
+    /// Writes `pattern` into slots `lo..lo + len` of `dst` (whole bytes at
+    /// a time for zeros).
+    pub(crate) fn fill_slots(&self, dst: &mut [u8], lo: u64, len: u64, pattern: u128) {
+        let w = self.dst_bits;
+        if pattern == 0 {
+            return zero_bits(dst, lo * w, (lo + len) * w);
+        }
+        for o in lo..lo + len {
+            write(dst, o * w, w, pattern);
+        }
+    }
+
+    /// Zeroes the bits of `dst` after its first `slots` slots.
+    pub(crate) fn clear_after(&self, dst: &mut [u8], slots: u64) {
+        zero_bits(dst, slots * self.dst_bits, dst.len() as u64 * 8);
+    }
+
     /// Copies the element in source slot `s` to destination slot `d`.
     #[inline]
     pub(crate) fn one(&self, src: &[u8], s: u64, dst: &mut [u8], d: u64) {
@@ -101,6 +131,11 @@ impl Copier {
     /// Copies a box through a faster path where there is one (`true`), or
     /// leaves it to [`Copier::one`] (`false`).
     pub(crate) fn nest(&self, n: &Nest, src: &[u8], dst: &mut [u8]) -> bool {
+        match (self.src_bits, self.dst_bits, self.value_bits) {
+            (8, 4, 4) => return self.pack(n, src, dst),
+            (4, 8, 4) => return self.unpack(n, src, dst),
+            _ => {}
+        }
         let w = self.src_bits;
         if w != self.dst_bits || !matches!(w, 1 | 2 | 4) {
             return false;
@@ -117,7 +152,7 @@ impl Copier {
         let bytes = |m: &Mode| m.src.is_multiple_of(k) && m.dst.is_multiple_of(k);
         if m0.src == 1 && m0.dst == 1 && m0.range % k == 0 && rest.iter().all(bytes) {
             let len = (m0.range / k) as usize;
-            let outer = Outer::of(rest, k);
+            let outer = Outer::of(rest, k, k);
             each(outer.modes(), n.src / k, n.dst / k, |s, d| {
                 dst[d..d + len].copy_from_slice(&src[s..s + len]);
             });
@@ -135,7 +170,7 @@ impl Copier {
         if !others[..len].iter().all(bytes) {
             return false;
         }
-        let outer = Outer::of(&others[..len], 2);
+        let outer = Outer::of(&others[..len], 2, 2);
         if m0.range == 2 && m0.dst == 1 && m0.src % 2 == 0 && m1.dst == 2 && m1.range % 2 == 0 {
             let (half, row) = ((m1.range / 2) as usize, (m0.src / 2) as usize);
             each(outer.modes(), n.src / 2, n.dst / 2, |s, d| {
@@ -156,14 +191,123 @@ impl Copier {
     }
 }
 
-/// Loops with their strides in bytes (`k` slots a byte).
+impl Copier {
+    /// 4-bit values from a byte each into nibbles (`s4` as NumPy holds it
+    /// into `E(4)`): pairs of a contiguous run into bytes, or two source
+    /// rows woven into one run (the `(2,1)` sub-tile). The low four bits
+    /// of each source byte are the value. `false` for other boxes.
+    fn pack(&self, n: &Nest, src: &[u8], dst: &mut [u8]) -> bool {
+        let modes = &n.modes[..n.len];
+        let Some((&m0, rest)) = modes.split_first() else {
+            return false;
+        };
+        let even = |m: &Mode| m.dst.is_multiple_of(2);
+        if !n.dst.is_multiple_of(2) {
+            return false;
+        }
+        if m0.src == 1 && m0.dst == 1 && m0.range % 2 == 0 && rest.iter().all(even) {
+            let len = (m0.range / 2) as usize;
+            each(Outer::of(rest, 1, 2).modes(), n.src, n.dst / 2, |s, d| {
+                let pairs = src[s..s + 2 * len].chunks_exact(2);
+                for (o, p) in dst[d..d + len].iter_mut().zip(pairs) {
+                    *o = (p[0] & 0x0F) | (p[1] << 4);
+                }
+            });
+            return true;
+        }
+        let Some((_, m1, others, len)) = n.transposed() else {
+            return false;
+        };
+        if m0.range != 2 || m0.dst != 1 || m1.dst != 2 || !others[..len].iter().all(even) {
+            return false;
+        }
+        let (cols, row) = (m1.range as usize, m0.src as usize);
+        each(
+            Outer::of(&others[..len], 1, 2).modes(),
+            n.src,
+            n.dst / 2,
+            |s, d| {
+                let (a, b) = (&src[s..s + cols], &src[s + row..s + row + cols]);
+                for ((o, &x), &y) in dst[d..d + cols].iter_mut().zip(a).zip(b) {
+                    *o = (x & 0x0F) | (y << 4);
+                }
+            },
+        );
+        true
+    }
+
+    /// The inverse of [`Copier::pack`]: nibbles into a byte each,
+    /// sign-extended for signed types.
+    fn unpack(&self, n: &Nest, src: &[u8], dst: &mut [u8]) -> bool {
+        let modes = &n.modes[..n.len];
+        let Some((&m0, rest)) = modes.split_first() else {
+            return false;
+        };
+        let signed = self.signed;
+        let widen = move |v: u8| {
+            if signed {
+                ((v << 4) as i8 >> 4) as u8
+            } else {
+                v
+            }
+        };
+        let even = |m: &Mode| m.src.is_multiple_of(2);
+        if !n.src.is_multiple_of(2) {
+            return false;
+        }
+        if m0.src == 1 && m0.dst == 1 && m0.range % 2 == 0 && rest.iter().all(even) {
+            let len = (m0.range / 2) as usize;
+            each(Outer::of(rest, 2, 1).modes(), n.src / 2, n.dst, |s, d| {
+                let pairs = dst[d..d + 2 * len].chunks_exact_mut(2);
+                for (o, &b) in pairs.zip(&src[s..s + len]) {
+                    o[0] = widen(b & 0x0F);
+                    o[1] = widen(b >> 4);
+                }
+            });
+            return true;
+        }
+        let Some((_, m1, others, len)) = n.transposed() else {
+            return false;
+        };
+        // Two destination rows `row` apart, each `cols` long: they do not
+        // overlap in a valid layout, which the check keeps.
+        let (cols, row) = (m0.range as usize, m1.dst as usize);
+        if m0.src != 2 || m0.dst != 1 || m1.range != 2 || row < cols {
+            return false;
+        }
+        if !others[..len].iter().all(even) {
+            return false;
+        }
+        each(
+            Outer::of(&others[..len], 2, 1).modes(),
+            n.src / 2,
+            n.dst,
+            |s, d| {
+                let (a, b) = dst[d..d + row + cols].split_at_mut(row);
+                for ((x, y), &v) in a[..cols]
+                    .iter_mut()
+                    .zip(&mut b[..cols])
+                    .zip(&src[s..s + cols])
+                {
+                    *x = widen(v & 0x0F);
+                    *y = widen(v >> 4);
+                }
+            },
+        );
+        true
+    }
+}
+
+/// Loops with their strides in bytes.
 struct Outer {
     modes: [Mode; MODES],
     len: usize,
 }
 
 impl Outer {
-    fn of(modes: &[Mode], k: u64) -> Outer {
+    /// `modes` with source strides over `ks` and destination strides
+    /// over `kd` (slots a byte on each side).
+    fn of(modes: &[Mode], ks: u64, kd: u64) -> Outer {
         let mut o = Outer {
             modes: [Mode {
                 range: 0,
@@ -175,8 +319,8 @@ impl Outer {
         for (out, m) in o.modes.iter_mut().zip(modes) {
             *out = Mode {
                 range: m.range,
-                src: m.src / k,
-                dst: m.dst / k,
+                src: m.src / ks,
+                dst: m.dst / kd,
             };
         }
         o

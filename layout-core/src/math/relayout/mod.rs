@@ -533,14 +533,39 @@ impl RelayoutPlan {
     /// from `start` on: only the padding where the plan knows where it is,
     /// else every slot (the elements are copied over it).
     fn fill_padding<T: Copy>(&self, dst: &mut [T], start: u64, v: T) {
-        let alone = match (&self.how, &self.padding) {
-            (How::Chains(chains), Some(p)) => {
-                padding::fill(chains, &self.limits, self.rank, p, dst, start, v)
-            }
-            _ => false,
-        };
+        let end = start.saturating_add(dst.len() as u64);
+        let alone = self.each_padding(start, end, &mut |lo, len| {
+            let at = (lo - start) as usize;
+            dst[at..at + len as usize].fill(v);
+        });
         if !alone {
             dst.fill(v);
+        }
+    }
+
+    /// [`RelayoutPlan::fill_padding`] for packed slots: `dst` holds `slots`
+    /// slots from `start` on, then (in the last window) any bits after the
+    /// destination's last slot, which become zeros.
+    fn fill_bits(&self, copy: &bits::Copier, dst: &mut [u8], start: u64, slots: u64) {
+        let alone = self.each_padding(start, start.saturating_add(slots), &mut |lo, len| {
+            copy.fill_slots(dst, lo - start, len, self.fill)
+        });
+        if alone {
+            copy.clear_after(dst, slots);
+        } else {
+            copy.fill(dst, self.fill, slots);
+        }
+    }
+
+    /// Calls `put(slot, len)` over the padding slots in `start..end` where
+    /// the plan knows where its padding is (`true`); else `false`, with no
+    /// call (the caller fills every slot).
+    fn each_padding(&self, start: u64, end: u64, put: &mut dyn FnMut(u64, u64)) -> bool {
+        match (&self.how, &self.padding) {
+            (How::Chains(chains), Some(p)) => {
+                padding::fill(chains, &self.limits, self.rank, p, start, end, put)
+            }
+            _ => false,
         }
     }
 
@@ -568,7 +593,7 @@ impl RelayoutPlan {
     fn run_bits(&self, src: &[u8], dst: &mut [u8], par: bool) {
         let copy = bits::Copier::new(self.element, self.src_bits, self.dst_bits);
         if self.fill_needed {
-            copy.fill(dst, self.fill, self.dst_slots);
+            self.fill_bits(&copy, dst, 0, self.dst_slots);
         }
         let one_box = |n: &Nest, dst: &mut [u8]| {
             if !copy.nest(n, src, dst) {

@@ -56,23 +56,23 @@ pub(crate) fn padding(
     (last.checked_add(1)? == covered && covered <= slots).then_some(Padding { extent, covered })
 }
 
-/// Writes `v` into every padding slot of `dst`, which holds the
-/// destination's slots from `start` on (all of them, or one window): the
-/// slab of each dimension (that dimension past its size, the others over
-/// their padded sizes) and the tail. `false`, with nothing written, when
-/// the slabs cannot be cut.
+/// Calls `put(slot, len)` for runs of padding slots that cover every
+/// padding slot in `start..end` (all of the destination, or one window):
+/// the slab of each dimension (that dimension past its size, the others
+/// over their padded sizes) and the tail. Runs are cut to `start..end`.
+/// `false`, with no call, when the slabs cannot be cut.
 ///
 /// Out of line, with one table of pieces (4 KiB at rank 16) and one slab:
 /// the copy that calls it also runs on small stacks.
 #[inline(never)]
-pub(crate) fn fill<T: Copy>(
+pub(crate) fn fill(
     chains: &[Chain; MAX_RANK],
     limits: &[u64; MAX_RANK],
     rank: usize,
     p: &Padding,
-    dst: &mut [T],
     start: u64,
-    v: T,
+    end: u64,
+    put: &mut dyn FnMut(u64, u64),
 ) -> bool {
     // From 0 a range has at most one piece per link; a slab, twice that.
     let mut pieces = [[NO_PIECE; CHAIN]; MAX_RANK];
@@ -106,28 +106,27 @@ pub(crate) fn fill<T: Copy>(
             };
         }
         modes::each_box(chains, &of, rank, &mut |n: &Nest| {
-            fill_nest(n, dst, start, v)
+            fill_nest(n, start, end, put)
         });
     }
-    let tail = p.covered.saturating_sub(start);
-    if let Some(tail) = usize::try_from(tail).ok().and_then(|t| dst.get_mut(t..)) {
-        tail.fill(v);
+    let tail = p.covered.max(start);
+    if tail < end {
+        put(tail, end - tail);
     }
     true
 }
 
-/// Writes `v` into every slot of one box that lies in `dst`, which holds
-/// the slots from `start` on: only the steps of the outermost loop that
-/// can reach `dst` are walked, and runs are cut to it.
-fn fill_nest<T: Copy>(n: &Nest, dst: &mut [T], start: u64, v: T) {
-    let end = start.saturating_add(dst.len() as u64);
+/// Calls `put` for the slots of one box that lie in `start..end`: only
+/// the steps of the outermost loop that can reach them are walked, and
+/// runs are cut to them.
+fn fill_nest(n: &Nest, start: u64, end: u64, put: &mut dyn FnMut(u64, u64)) {
     let mut put = |d: usize, len: u64| {
         let (lo, hi) = (
             (d as u64).max(start),
             (d as u64).saturating_add(len).min(end),
         );
         if lo < hi {
-            dst[(lo - start) as usize..(hi - start) as usize].fill(v);
+            put(lo, hi - lo);
         }
     };
     let modes = &n.modes[..n.len];

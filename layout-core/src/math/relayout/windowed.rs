@@ -113,7 +113,7 @@ impl RelayoutPlan {
         }
         let copy = bits::Copier::new(self.element, self.src_bits, self.dst_bits);
         if self.fill_needed {
-            copy.fill(dst, self.fill, slots);
+            self.fill_bits(&copy, dst, w.start, slots);
         }
         let bits = self.dst_bits;
         let done = parallel::run(
