@@ -228,13 +228,14 @@ proptest! {
     }
 }
 
-/// 4-bit types between a byte per value and `E(4)` nibbles, either way:
-/// row- or column-major, or in `(2,1)` pairs of tiles, at even and odd
-/// sizes (the packing and unpacking kernels and the boxes they leave to
-/// the element path).
 /// A `minor_to_major` and its tile levels.
 type Layout = (Vec<usize>, Vec<Vec<Option<usize>>>);
 
+/// 4-, 2- and 1-bit types between a byte per value and `E(n)` slots of
+/// their width, either way (`E(4)` nibbles, `pred` as `E(1)` bits):
+/// row- or column-major, or in `(2,1)` pairs of tiles, at even and odd
+/// sizes (the packing and unpacking kernels and the boxes they leave to
+/// the element path).
 fn nibble_pair() -> impl Strategy<Value = (Case, Case, u64)> {
     let layouts: Vec<Layout> = vec![
         (vec![1, 0], vec![]),
@@ -253,7 +254,15 @@ fn nibble_pair() -> impl Strategy<Value = (Case, Case, u64)> {
         ),
     ];
     (
-        prop::sample::select(vec!["s4", "u4"]),
+        prop::sample::select(vec![
+            ("s4", 4),
+            ("u4", 4),
+            ("s2", 2),
+            ("u2", 2),
+            ("s1", 1),
+            ("u1", 1),
+            ("pred", 1),
+        ]),
         1usize..20,
         1usize..300,
         prop::sample::select(vec![vec![1, 0], vec![0, 1]]),
@@ -261,7 +270,7 @@ fn nibble_pair() -> impl Strategy<Value = (Case, Case, u64)> {
         prop::bool::ANY,
         any::<u64>(),
     )
-        .prop_map(|(ty, r, c, ma, (mb, tb), pack, seed)| {
+        .prop_map(|((ty, bits), r, c, ma, (mb, tb), pack, seed)| {
             let case = |m2m, tiles, bits| Case {
                 ty,
                 dims: vec![(r, false), (c, false)],
@@ -273,7 +282,7 @@ fn nibble_pair() -> impl Strategy<Value = (Case, Case, u64)> {
             };
             // One side a byte per value (untiled), the other packed.
             let bytes = case(ma, vec![], None);
-            let nibbles = case(mb, tb, Some(4));
+            let nibbles = case(mb, tb, Some(bits));
             if pack {
                 (bytes, nibbles, seed)
             } else {

@@ -40,6 +40,17 @@ fn read(buf: &[u8], at: u64, w: u64) -> u128 {
 
 /// Writes the low `w` bits of `v` at bit `at`.
 fn write(buf: &mut [u8], at: u64, w: u64, v: u128) {
+    if w == 0 {
+        return;
+    }
+    if w <= 8 && 8 % w == 0 {
+        // Never straddles a byte.
+        let shift = at % 8;
+        let m = (mask(w) as u8) << shift;
+        let byte = &mut buf[(at / 8) as usize];
+        *byte = (*byte & !m) | (((v & mask(w)) as u8) << shift);
+        return;
+    }
     let mut put = 0;
     let mut pos = at;
     while put < w {
@@ -132,8 +143,8 @@ impl Copier {
     /// leaves it to [`Copier::one`] (`false`).
     pub(crate) fn nest(&self, n: &Nest, src: &[u8], dst: &mut [u8]) -> bool {
         match (self.src_bits, self.dst_bits, self.value_bits) {
-            (8, 4, 4) => return self.pack(n, src, dst),
-            (4, 8, 4) => return self.unpack(n, src, dst),
+            (8, w, v) if v == w && matches!(w, 1 | 2 | 4) => return self.pack(n, src, dst),
+            (w, 8, v) if v == w && matches!(w, 1 | 2 | 4) => return self.unpack(n, src, dst),
             _ => {}
         }
         let w = self.src_bits;
@@ -192,33 +203,40 @@ impl Copier {
 }
 
 impl Copier {
-    /// 4-bit values from a byte each into nibbles (`s4` as NumPy holds it
-    /// into `E(4)`): pairs of a contiguous run into bytes, or two source
-    /// rows woven into one run (the `(2,1)` sub-tile). The low four bits
-    /// of each source byte are the value. `false` for other boxes.
+    /// Values of `w` bits (1, 2 or 4) from a byte each into slots of `w`
+    /// bits (`s4` as NumPy holds it into `E(4)`, `pred` into `E(1)`): a
+    /// contiguous run `8 / w` values to a byte, or for nibbles two source
+    /// rows woven into one run (the `(2,1)` sub-tile). The low `w` bits of
+    /// each source byte are the value. `false` for other boxes.
     fn pack(&self, n: &Nest, src: &[u8], dst: &mut [u8]) -> bool {
         let modes = &n.modes[..n.len];
         let Some((&m0, rest)) = modes.split_first() else {
             return false;
         };
-        let even = |m: &Mode| m.dst.is_multiple_of(2);
-        if !n.dst.is_multiple_of(2) {
+        let (w, k) = (self.dst_bits as usize, 8 / self.dst_bits);
+        let whole = |m: &Mode| m.dst.is_multiple_of(k);
+        if !n.dst.is_multiple_of(k) {
             return false;
         }
-        if m0.src == 1 && m0.dst == 1 && m0.range % 2 == 0 && rest.iter().all(even) {
-            let len = (m0.range / 2) as usize;
-            each(Outer::of(rest, 1, 2).modes(), n.src, n.dst / 2, |s, d| {
-                let pairs = src[s..s + 2 * len].chunks_exact(2);
-                for (o, p) in dst[d..d + len].iter_mut().zip(pairs) {
-                    *o = (p[0] & 0x0F) | (p[1] << 4);
+        if m0.src == 1 && m0.dst == 1 && m0.range % k == 0 && rest.iter().all(whole) {
+            let len = (m0.range / k) as usize;
+            each(Outer::of(rest, 1, k).modes(), n.src, n.dst / k, |s, d| {
+                let (from, to) = (&src[s..s + k as usize * len], &mut dst[d..d + len]);
+                match w {
+                    1 => pack_run::<1>(from, to),
+                    2 => pack_run::<2>(from, to),
+                    _ => pack_run::<4>(from, to),
                 }
             });
             return true;
         }
+        if w != 4 {
+            return false;
+        }
         let Some((_, m1, others, len)) = n.transposed() else {
             return false;
         };
-        if m0.range != 2 || m0.dst != 1 || m1.dst != 2 || !others[..len].iter().all(even) {
+        if m0.range != 2 || m0.dst != 1 || m1.dst != 2 || !others[..len].iter().all(whole) {
             return false;
         }
         let (cols, row) = (m1.range as usize, m0.src as usize);
@@ -236,35 +254,36 @@ impl Copier {
         true
     }
 
-    /// The inverse of [`Copier::pack`]: nibbles into a byte each,
-    /// sign-extended for signed types.
+    /// The inverse of [`Copier::pack`]: slots of `w` bits into a byte
+    /// each, sign-extended for signed types.
     fn unpack(&self, n: &Nest, src: &[u8], dst: &mut [u8]) -> bool {
         let modes = &n.modes[..n.len];
         let Some((&m0, rest)) = modes.split_first() else {
             return false;
         };
+        let (w, k) = (self.src_bits as usize, 8 / self.src_bits);
         let signed = self.signed;
-        let widen = move |v: u8| {
-            if signed {
-                ((v << 4) as i8 >> 4) as u8
-            } else {
-                v
-            }
-        };
-        let even = |m: &Mode| m.src.is_multiple_of(2);
-        if !n.src.is_multiple_of(2) {
+        let whole = |m: &Mode| m.src.is_multiple_of(k);
+        if !n.src.is_multiple_of(k) {
             return false;
         }
-        if m0.src == 1 && m0.dst == 1 && m0.range % 2 == 0 && rest.iter().all(even) {
-            let len = (m0.range / 2) as usize;
-            each(Outer::of(rest, 2, 1).modes(), n.src / 2, n.dst, |s, d| {
-                let pairs = dst[d..d + 2 * len].chunks_exact_mut(2);
-                for (o, &b) in pairs.zip(&src[s..s + len]) {
-                    o[0] = widen(b & 0x0F);
-                    o[1] = widen(b >> 4);
+        if m0.src == 1 && m0.dst == 1 && m0.range % k == 0 && rest.iter().all(whole) {
+            let len = (m0.range / k) as usize;
+            each(Outer::of(rest, k, 1).modes(), n.src / k, n.dst, |s, d| {
+                let (from, to) = (&src[s..s + len], &mut dst[d..d + k as usize * len]);
+                match (w, signed) {
+                    (1, false) => unpack_run::<1, false>(from, to),
+                    (1, true) => unpack_run::<1, true>(from, to),
+                    (2, false) => unpack_run::<2, false>(from, to),
+                    (2, true) => unpack_run::<2, true>(from, to),
+                    (_, false) => unpack_run::<4, false>(from, to),
+                    (_, true) => unpack_run::<4, true>(from, to),
                 }
             });
             return true;
+        }
+        if w != 4 {
+            return false;
         }
         let Some((_, m1, others, len)) = n.transposed() else {
             return false;
@@ -275,7 +294,7 @@ impl Copier {
         if m0.src != 2 || m0.dst != 1 || m1.range != 2 || row < cols {
             return false;
         }
-        if !others[..len].iter().all(even) {
+        if !others[..len].iter().all(whole) {
             return false;
         }
         each(
@@ -284,17 +303,59 @@ impl Copier {
             n.dst,
             |s, d| {
                 let (a, b) = dst[d..d + row + cols].split_at_mut(row);
-                for ((x, y), &v) in a[..cols]
-                    .iter_mut()
-                    .zip(&mut b[..cols])
-                    .zip(&src[s..s + cols])
-                {
-                    *x = widen(v & 0x0F);
-                    *y = widen(v >> 4);
+                let (a, b, from) = (&mut a[..cols], &mut b[..cols], &src[s..s + cols]);
+                if signed {
+                    unweave_run::<true>(from, a, b);
+                } else {
+                    unweave_run::<false>(from, a, b);
                 }
             },
         );
         true
+    }
+}
+
+/// `8 / W` values of `W` bits from a byte each into every byte of `to`.
+fn pack_run<const W: usize>(from: &[u8], to: &mut [u8]) {
+    let low = mask(W as u64) as u8;
+    for (o, g) in to.iter_mut().zip(from.chunks_exact(8 / W)) {
+        let mut b = 0;
+        for (i, &v) in g.iter().enumerate() {
+            b |= (v & low) << (i * W);
+        }
+        *o = b;
+    }
+}
+
+/// Each byte of `from` into `8 / W` values of `W` bits, a byte each
+/// (sign-extended when `SIGNED`).
+fn unpack_run<const W: usize, const SIGNED: bool>(from: &[u8], to: &mut [u8]) {
+    let (low, up) = (mask(W as u64) as u8, 8 - W as u32);
+    for (g, &b) in to.chunks_exact_mut(8 / W).zip(from) {
+        for (i, o) in g.iter_mut().enumerate() {
+            let v = b >> (i * W) & low;
+            *o = if SIGNED {
+                ((v << up) as i8 >> up) as u8
+            } else {
+                v
+            };
+        }
+    }
+}
+
+/// Each byte of `from` into the low nibble (to `a`) and the high nibble
+/// (to `b`), a byte each (sign-extended when `SIGNED`).
+fn unweave_run<const SIGNED: bool>(from: &[u8], a: &mut [u8], b: &mut [u8]) {
+    let widen = |v: u8| {
+        if SIGNED {
+            ((v << 4) as i8 >> 4) as u8
+        } else {
+            v
+        }
+    };
+    for ((x, y), &v) in a.iter_mut().zip(b.iter_mut()).zip(from) {
+        *x = widen(v & 0x0F);
+        *y = widen(v >> 4);
     }
 }
 

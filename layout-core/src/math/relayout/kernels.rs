@@ -416,8 +416,17 @@ impl Block {
 /// Calls `f(src, dst)` with the slot offsets of every element of one box
 /// (for the bit-level copies).
 pub(crate) fn each_slot(n: &Nest, mut f: impl FnMut(u64, u64)) {
-    // Slot offsets fit in `usize`: the plan checked both allocations.
-    each(&n.modes[..n.len], n.src, n.dst, |s, d| {
-        f(s as u64, d as u64)
+    let Some((m0, rest)) = n.modes[..n.len].split_first() else {
+        return f(n.src, n.dst);
+    };
+    // The innermost loop steps here, the others in `each`. Slot offsets
+    // fit in `usize`: the plan checked both allocations.
+    each(rest, n.src, n.dst, |s, d| {
+        let (mut s, mut d) = (s as u64, d as u64);
+        for _ in 0..m0.range {
+            f(s, d);
+            s = s.wrapping_add(m0.src);
+            d = d.wrapping_add(m0.dst);
+        }
     });
 }
