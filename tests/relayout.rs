@@ -300,6 +300,45 @@ proptest! {
     }
 }
 
+/// `E(4)` nibbles transposed, untiled or in `(2,1)` pairs of tiles, at
+/// even and odd sizes (the nibble transpose takes even ones).
+fn nibble_transpose() -> impl Strategy<Value = (Case, Case, u64)> {
+    let tiles = prop::sample::select(vec![
+        vec![],
+        vec![vec![Some(8), Some(128)], vec![Some(2), Some(1)]],
+        vec![vec![Some(4), Some(2)], vec![Some(2), Some(1)]],
+    ]);
+    (
+        prop::sample::select(vec!["s4", "u4"]),
+        1usize..150,
+        1usize..150,
+        tiles,
+        any::<u64>(),
+    )
+        .prop_map(|(ty, r, c, tiles, seed)| {
+            let case = |m2m, tiles| Case {
+                ty,
+                dims: vec![(r, false), (c, false)],
+                m2m,
+                tiles,
+                tail: 1,
+                element_bits: Some(4),
+                memory_space: None,
+            };
+            (case(vec![1, 0], vec![]), case(vec![0, 1], tiles), seed)
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn nibbles_transpose_where_the_reference_says((a, b, seed) in nibble_transpose()) {
+        check_pair(&a, &b, seed)?;
+        check_pair(&b, &a, seed)?;
+    }
+}
+
 /// Random pairs through `par_run_bytes_windowed`: the windows, in order,
 /// are the bytes `run_bytes` writes, whatever the window size.
 #[cfg(feature = "rayon")]

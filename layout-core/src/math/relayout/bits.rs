@@ -198,6 +198,21 @@ impl Copier {
             });
             return true;
         }
+        // A transpose: 2 x 2 nibbles, a byte from each of two source rows,
+        // into a byte of each of two destination rows.
+        let even = |x: u64| x.is_multiple_of(2);
+        if m0.dst == 1 && even(m0.range) && even(m0.src) && even(m1.range) && even(m1.dst) {
+            let b = NibbleBlock {
+                rows: m0.range as usize,
+                row: (m0.src / 2) as usize,
+                cols: m1.range as usize,
+                col: (m1.dst / 2) as usize,
+            };
+            each(outer.modes(), n.src / 2, n.dst / 2, |s, d| {
+                b.copy(src, s, dst, d)
+            });
+            return true;
+        }
         false
     }
 }
@@ -358,6 +373,53 @@ fn unweave_run<const SIGNED: bool>(from: &[u8], a: &mut [u8], b: &mut [u8]) {
         *y = widen(v >> 4);
     }
 }
+
+/// A transposed block of nibbles: `rows` source rows `row` bytes apart,
+/// each `cols` nibbles long, into `cols` destination rows `col` bytes
+/// apart (all counts even).
+struct NibbleBlock {
+    rows: usize,
+    row: usize,
+    cols: usize,
+    col: usize,
+}
+
+impl NibbleBlock {
+    /// Tiles of [`TILE_ROWS`] source rows and [`TILE_BYTES`] bytes of each:
+    /// the tile is copied out first (rows a power of two apart would evict
+    /// each other from the L1 while their columns are gathered), then each
+    /// destination row gets one run per tile. Out of line: the tile (4 KiB)
+    /// is on the stack only for these copies.
+    #[inline(never)]
+    fn copy(&self, src: &[u8], s: usize, dst: &mut [u8], d: usize) {
+        let bytes = self.cols / 2;
+        for p0 in (0..self.rows).step_by(TILE_ROWS) {
+            let pn = TILE_ROWS.min(self.rows - p0);
+            for b0 in (0..bytes).step_by(TILE_BYTES) {
+                let bn = TILE_BYTES.min(bytes - b0);
+                let mut tile = [[0u8; TILE_BYTES]; TILE_ROWS];
+                for (i, t) in tile[..pn].iter_mut().enumerate() {
+                    let at = s + (p0 + i) * self.row + b0;
+                    t[..bn].copy_from_slice(&src[at..at + bn]);
+                }
+                for j in 0..bn {
+                    let q = 2 * (b0 + j);
+                    let (o0, o1) = (d + q * self.col + p0 / 2, d + (q + 1) * self.col + p0 / 2);
+                    for (k, pair) in tile[..pn].chunks_exact(2).enumerate() {
+                        let (a, b) = (pair[0][j], pair[1][j]);
+                        dst[o0 + k] = (a & 0x0F) | (b << 4);
+                        dst[o1 + k] = (a >> 4) | (b & 0xF0);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Source rows in one tile of a nibble transpose (even).
+const TILE_ROWS: usize = 64;
+/// Bytes of each source row in one tile (one cache line).
+const TILE_BYTES: usize = 64;
 
 /// Loops with their strides in bytes.
 struct Outer {
