@@ -3,7 +3,8 @@
 //! the item form of `layout!` (a specialised `offset` function), the
 //! expression form (a `StaticLayout` constant), a `?` layout sized at run
 //! time, a typed `View` over a static array, and a relayout of that array
-//! into row-major order on the stack. Every result is printed
+//! into row-major order on the stack and back. It first prints the RAM
+//! it was linked for (`build.rs`). Every result is printed
 //! over semihosting and checked; the exit status (semihosting
 //! `SYS_EXIT`) is 0 only when every check passed. See `README.md`.
 #![no_std]
@@ -66,6 +67,8 @@ fn check(what: &str, value: usize, expected: usize) {
 
 #[entry]
 fn main() -> ! {
+    // The RAM this image was linked for (`build.rs`; 64 KiB unless cut).
+    hprintln!("ram {} KiB", env!("LAYOUT_RAM_KIB"));
     // The index goes through `black_box` so the offset is computed here, on
     // the Cortex-M3, not folded by the compiler.
     let seed = seed_offset(core::hint::black_box([3, 0, 13, 300]));
