@@ -339,6 +339,54 @@ proptest! {
     }
 }
 
+/// 1- and 2-byte types into and out of transposed tilings with `(2,1)`
+/// and `(4,1)` sub-tiles, whose runs of 2 or 4 the blocks take as one
+/// element (in boxes of 1024 runs or more).
+fn transposed_pairs() -> impl Strategy<Value = (Case, Case, u64)> {
+    let sub = prop::sample::select(vec![
+        (
+            "bf16",
+            vec![vec![Some(8), Some(128)], vec![Some(2), Some(1)]],
+        ),
+        (
+            "u8",
+            vec![vec![Some(32), Some(128)], vec![Some(4), Some(1)]],
+        ),
+        (
+            "u8",
+            vec![vec![Some(16), Some(128)], vec![Some(2), Some(1)]],
+        ),
+    ]);
+    (sub, 1usize..300, 1usize..300, prop::bool::ANY, any::<u64>()).prop_map(
+        |((ty, tiles), r, c, into, seed)| {
+            let case = |m2m, tiles| Case {
+                ty,
+                dims: vec![(r, false), (c, false)],
+                m2m,
+                tiles,
+                tail: 1,
+                element_bits: None,
+                memory_space: None,
+            };
+            let (rows, tiled) = (case(vec![1, 0], vec![]), case(vec![0, 1], tiles));
+            if into {
+                (rows, tiled, seed)
+            } else {
+                (tiled, rows, seed)
+            }
+        },
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+
+    #[test]
+    fn transposed_sub_tiles_land_where_the_reference_says((a, b, seed) in transposed_pairs()) {
+        check_pair(&a, &b, seed)?;
+    }
+}
+
 /// Random pairs through `par_run_bytes_windowed`: the windows, in order,
 /// are the bytes `run_bytes` writes, whatever the window size.
 #[cfg(feature = "rayon")]

@@ -48,7 +48,20 @@ pub(crate) fn copy_nest<T: Copy>(n: &Nest, src: &[T], dst: &mut [T]) {
         return;
     };
     if m0.src == 1 && m0.dst == 1 {
-        return runs(n, m0.range as usize, rest, src, dst);
+        // Runs of 2 or 4 one- or two-byte elements that the rest of the
+        // box transposes (the `(2,1)` and `(4,1)` sub-tiles of a
+        // transposed tiling): blocks of such runs, each taken as one
+        // element. (Wider elements do not get these sub-tiles; leaving them
+        // out keeps their code out of small firmware.)
+        let units = match (core::mem::size_of::<T>(), m0.range) {
+            (1 | 2, 2) => units::<T, 2>(n, src, dst),
+            (1, 4) => units::<T, 4>(n, src, dst),
+            _ => false,
+        };
+        if !units {
+            runs(n, m0.range as usize, rest, src, dst);
+        }
+        return;
     }
     if m0.dst == 1 && blocks(n, src, dst) {
         return;
@@ -87,6 +100,38 @@ fn runs<T: Copy>(n: &Nest, len: usize, rest: &[Mode], src: &[T], dst: &mut [T]) 
     each(order, n.src, n.dst, |s, d| {
         dst[d..d + len].copy_from_slice(&src[s..s + len]);
     });
+}
+
+/// The box as a transpose of `[T; R]` units (its innermost loop, `R`
+/// elements contiguous on both sides, as one element): `false`, with
+/// nothing copied, when the offsets are not whole units, the rest is not
+/// a transpose, or the box is small (a few runs are as fast one by one).
+#[inline(never)]
+fn units<T: Copy, const R: usize>(n: &Nest, src: &[T], dst: &mut [T]) -> bool {
+    let r = R as u64;
+    let rest = &n.modes[1..n.len];
+    let whole = |x: u64| x.is_multiple_of(r);
+    let count = rest.iter().fold(1u64, |c, m| c.saturating_mul(m.range));
+    if count < 1024 || !whole(n.src) || !whole(n.dst) {
+        return false;
+    }
+    if !rest.iter().all(|m| whole(m.src) && whole(m.dst)) {
+        return false;
+    }
+    let mut u = Nest::new();
+    for (k, m) in rest.iter().enumerate() {
+        u.modes[k] = Mode {
+            range: m.range,
+            src: m.src / r,
+            dst: m.dst / r,
+        };
+    }
+    (u.len, u.src, u.dst) = (rest.len(), n.src / r, n.dst / r);
+    match u.modes[..u.len].first() {
+        Some(m) if m.dst == 1 => {}
+        _ => return false,
+    }
+    blocks(&u, src.as_chunks::<R>().0, dst.as_chunks_mut::<R>().0)
 }
 
 /// Transposed blocks: `false` (nothing copied) when the box is not one.
