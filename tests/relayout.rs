@@ -231,6 +231,42 @@ proptest! {
 /// A `minor_to_major` and its tile levels.
 type Layout = (Vec<usize>, Vec<Vec<Option<usize>>>);
 
+/// Tile levels from their sizes: `tiles(&[&[8, 128], &[2, 1]])`.
+fn tiles(levels: &[&[usize]]) -> Vec<Vec<Option<usize>>> {
+    levels
+        .iter()
+        .map(|l| l.iter().map(|&n| Some(n)).collect())
+        .collect()
+}
+
+/// An `r` x `c` array of `ty` in layout `(m2m, tiles)`, with
+/// `element_bits` per slot (`None`: the type's own).
+fn matrix(
+    ty: &'static str,
+    (r, c): (usize, usize),
+    (m2m, tiles): Layout,
+    element_bits: Option<usize>,
+) -> Case {
+    Case {
+        ty,
+        dims: vec![(r, false), (c, false)],
+        m2m,
+        tiles,
+        tail: 1,
+        element_bits,
+        memory_space: None,
+    }
+}
+
+/// `(a, b, seed)`, or `(b, a, seed)` when `flip`.
+fn either_way(a: Case, b: Case, flip: bool, seed: u64) -> (Case, Case, u64) {
+    if flip {
+        (b, a, seed)
+    } else {
+        (a, b, seed)
+    }
+}
+
 /// 4-, 2- and 1-bit types between a byte per value and `E(n)` slots of
 /// their width, either way (`E(4)` nibbles, `pred` as `E(1)` bits):
 /// row- or column-major, or in `(2,1)` pairs of tiles, at even and odd
@@ -240,18 +276,9 @@ fn nibble_pair() -> impl Strategy<Value = (Case, Case, u64)> {
     let layouts: Vec<Layout> = vec![
         (vec![1, 0], vec![]),
         (vec![0, 1], vec![]),
-        (
-            vec![1, 0],
-            vec![vec![Some(8), Some(128)], vec![Some(2), Some(1)]],
-        ),
-        (
-            vec![1, 0],
-            vec![vec![Some(2), Some(4)], vec![Some(2), Some(1)]],
-        ),
-        (
-            vec![0, 1],
-            vec![vec![Some(4), Some(2)], vec![Some(2), Some(1)]],
-        ),
+        (vec![1, 0], tiles(&[&[8, 128], &[2, 1]])),
+        (vec![1, 0], tiles(&[&[2, 4], &[2, 1]])),
+        (vec![0, 1], tiles(&[&[4, 2], &[2, 1]])),
     ];
     (
         prop::sample::select(vec![
@@ -270,24 +297,10 @@ fn nibble_pair() -> impl Strategy<Value = (Case, Case, u64)> {
         prop::bool::ANY,
         any::<u64>(),
     )
-        .prop_map(|((ty, bits), r, c, ma, (mb, tb), pack, seed)| {
-            let case = |m2m, tiles, bits| Case {
-                ty,
-                dims: vec![(r, false), (c, false)],
-                m2m,
-                tiles,
-                tail: 1,
-                element_bits: bits,
-                memory_space: None,
-            };
+        .prop_map(|((ty, bits), r, c, ma, packed, unpack, seed)| {
             // One side a byte per value (untiled), the other packed.
-            let bytes = case(ma, vec![], None);
-            let nibbles = case(mb, tb, Some(bits));
-            if pack {
-                (bytes, nibbles, seed)
-            } else {
-                (nibbles, bytes, seed)
-            }
+            let bytes = matrix(ty, (r, c), (ma, vec![]), None);
+            either_way(bytes, matrix(ty, (r, c), packed, Some(bits)), unpack, seed)
         })
 }
 
@@ -303,29 +316,25 @@ proptest! {
 /// `E(4)` nibbles transposed, untiled or in `(2,1)` pairs of tiles, at
 /// even and odd sizes (the nibble transpose takes even ones).
 fn nibble_transpose() -> impl Strategy<Value = (Case, Case, u64)> {
-    let tiles = prop::sample::select(vec![
+    let levels = prop::sample::select(vec![
         vec![],
-        vec![vec![Some(8), Some(128)], vec![Some(2), Some(1)]],
-        vec![vec![Some(4), Some(2)], vec![Some(2), Some(1)]],
+        tiles(&[&[8, 128], &[2, 1]]),
+        tiles(&[&[4, 2], &[2, 1]]),
     ]);
     (
         prop::sample::select(vec!["s4", "u4"]),
         1usize..150,
         1usize..150,
-        tiles,
+        levels,
         any::<u64>(),
     )
-        .prop_map(|(ty, r, c, tiles, seed)| {
-            let case = |m2m, tiles| Case {
-                ty,
-                dims: vec![(r, false), (c, false)],
-                m2m,
-                tiles,
-                tail: 1,
-                element_bits: Some(4),
-                memory_space: None,
-            };
-            (case(vec![1, 0], vec![]), case(vec![0, 1], tiles), seed)
+        .prop_map(|(ty, r, c, levels, seed)| {
+            let rows = matrix(ty, (r, c), (vec![1, 0], vec![]), Some(4));
+            (
+                rows,
+                matrix(ty, (r, c), (vec![0, 1], levels), Some(4)),
+                seed,
+            )
         })
 }
 
@@ -344,36 +353,15 @@ proptest! {
 /// element (in boxes of 1024 runs or more).
 fn transposed_pairs() -> impl Strategy<Value = (Case, Case, u64)> {
     let sub = prop::sample::select(vec![
-        (
-            "bf16",
-            vec![vec![Some(8), Some(128)], vec![Some(2), Some(1)]],
-        ),
-        (
-            "u8",
-            vec![vec![Some(32), Some(128)], vec![Some(4), Some(1)]],
-        ),
-        (
-            "u8",
-            vec![vec![Some(16), Some(128)], vec![Some(2), Some(1)]],
-        ),
+        ("bf16", tiles(&[&[8, 128], &[2, 1]])),
+        ("u8", tiles(&[&[32, 128], &[4, 1]])),
+        ("u8", tiles(&[&[16, 128], &[2, 1]])),
     ]);
     (sub, 1usize..300, 1usize..300, prop::bool::ANY, any::<u64>()).prop_map(
-        |((ty, tiles), r, c, into, seed)| {
-            let case = |m2m, tiles| Case {
-                ty,
-                dims: vec![(r, false), (c, false)],
-                m2m,
-                tiles,
-                tail: 1,
-                element_bits: None,
-                memory_space: None,
-            };
-            let (rows, tiled) = (case(vec![1, 0], vec![]), case(vec![0, 1], tiles));
-            if into {
-                (rows, tiled, seed)
-            } else {
-                (tiled, rows, seed)
-            }
+        |((ty, levels), r, c, out, seed)| {
+            let rows = matrix(ty, (r, c), (vec![1, 0], vec![]), None);
+            let tiled = matrix(ty, (r, c), (vec![0, 1], levels), None);
+            either_way(rows, tiled, out, seed)
         },
     )
 }

@@ -6,7 +6,7 @@
 //! otherwise.
 
 use super::kernels::each;
-use super::modes::{Mode, Nest, MODES};
+use super::modes::{Mode, Nest};
 use crate::base::element::ElementType;
 
 /// Low `w` bits set.
@@ -163,8 +163,8 @@ impl Copier {
         let bytes = |m: &Mode| m.src.is_multiple_of(k) && m.dst.is_multiple_of(k);
         if m0.src == 1 && m0.dst == 1 && m0.range % k == 0 && rest.iter().all(bytes) {
             let len = (m0.range / k) as usize;
-            let outer = Outer::of(rest, k, k);
-            each(outer.modes(), n.src / k, n.dst / k, |s, d| {
+            let outer = Nest::scaled(rest, k, k, 0, 0);
+            each(outer.loops(), n.src / k, n.dst / k, |s, d| {
                 dst[d..d + len].copy_from_slice(&src[s..s + len]);
             });
             return true;
@@ -181,10 +181,10 @@ impl Copier {
         if !others[..len].iter().all(bytes) {
             return false;
         }
-        let outer = Outer::of(&others[..len], 2, 2);
+        let outer = Nest::scaled(&others[..len], 2, 2, 0, 0);
         if m0.range == 2 && m0.dst == 1 && m0.src % 2 == 0 && m1.dst == 2 && m1.range % 2 == 0 {
             let (half, row) = ((m1.range / 2) as usize, (m0.src / 2) as usize);
-            each(outer.modes(), n.src / 2, n.dst / 2, |s, d| {
+            each(outer.loops(), n.src / 2, n.dst / 2, |s, d| {
                 let (a, b) = (&src[s..s + half], &src[s + row..s + row + half]);
                 weave(a, b, &mut dst[d..d + 2 * half]);
             });
@@ -192,7 +192,7 @@ impl Copier {
         }
         if m1.range == 2 && m1.dst % 2 == 0 && m0.src == 2 && m0.dst == 1 && m0.range % 2 == 0 {
             let (half, row) = ((m0.range / 2) as usize, (m1.dst / 2) as usize);
-            each(outer.modes(), n.src / 2, n.dst / 2, |s, d| {
+            each(outer.loops(), n.src / 2, n.dst / 2, |s, d| {
                 let (a, b) = dst[d..d + row + half].split_at_mut(row);
                 unweave(&src[s..s + 2 * half], &mut a[..half], &mut b[..half]);
             });
@@ -208,7 +208,7 @@ impl Copier {
                 cols: m1.range as usize,
                 col: (m1.dst / 2) as usize,
             };
-            each(outer.modes(), n.src / 2, n.dst / 2, |s, d| {
+            each(outer.loops(), n.src / 2, n.dst / 2, |s, d| {
                 b.copy(src, s, dst, d)
             });
             return true;
@@ -235,14 +235,19 @@ impl Copier {
         }
         if m0.src == 1 && m0.dst == 1 && m0.range % k == 0 && rest.iter().all(whole) {
             let len = (m0.range / k) as usize;
-            each(Outer::of(rest, 1, k).modes(), n.src, n.dst / k, |s, d| {
-                let (from, to) = (&src[s..s + k as usize * len], &mut dst[d..d + len]);
-                match w {
-                    1 => pack_run::<1>(from, to),
-                    2 => pack_run::<2>(from, to),
-                    _ => pack_run::<4>(from, to),
-                }
-            });
+            each(
+                Nest::scaled(rest, 1, k, 0, 0).loops(),
+                n.src,
+                n.dst / k,
+                |s, d| {
+                    let (from, to) = (&src[s..s + k as usize * len], &mut dst[d..d + len]);
+                    match w {
+                        1 => pack_run::<1>(from, to),
+                        2 => pack_run::<2>(from, to),
+                        _ => pack_run::<4>(from, to),
+                    }
+                },
+            );
             return true;
         }
         if w != 4 {
@@ -256,7 +261,7 @@ impl Copier {
         }
         let (cols, row) = (m1.range as usize, m0.src as usize);
         each(
-            Outer::of(&others[..len], 1, 2).modes(),
+            Nest::scaled(&others[..len], 1, 2, 0, 0).loops(),
             n.src,
             n.dst / 2,
             |s, d| {
@@ -284,17 +289,22 @@ impl Copier {
         }
         if m0.src == 1 && m0.dst == 1 && m0.range % k == 0 && rest.iter().all(whole) {
             let len = (m0.range / k) as usize;
-            each(Outer::of(rest, k, 1).modes(), n.src / k, n.dst, |s, d| {
-                let (from, to) = (&src[s..s + len], &mut dst[d..d + k as usize * len]);
-                match (w, signed) {
-                    (1, false) => unpack_run::<1, false>(from, to),
-                    (1, true) => unpack_run::<1, true>(from, to),
-                    (2, false) => unpack_run::<2, false>(from, to),
-                    (2, true) => unpack_run::<2, true>(from, to),
-                    (_, false) => unpack_run::<4, false>(from, to),
-                    (_, true) => unpack_run::<4, true>(from, to),
-                }
-            });
+            each(
+                Nest::scaled(rest, k, 1, 0, 0).loops(),
+                n.src / k,
+                n.dst,
+                |s, d| {
+                    let (from, to) = (&src[s..s + len], &mut dst[d..d + k as usize * len]);
+                    match (w, signed) {
+                        (1, false) => unpack_run::<1, false>(from, to),
+                        (1, true) => unpack_run::<1, true>(from, to),
+                        (2, false) => unpack_run::<2, false>(from, to),
+                        (2, true) => unpack_run::<2, true>(from, to),
+                        (_, false) => unpack_run::<4, false>(from, to),
+                        (_, true) => unpack_run::<4, true>(from, to),
+                    }
+                },
+            );
             return true;
         }
         if w != 4 {
@@ -313,7 +323,7 @@ impl Copier {
             return false;
         }
         each(
-            Outer::of(&others[..len], 2, 1).modes(),
+            Nest::scaled(&others[..len], 2, 1, 0, 0).loops(),
             n.src / 2,
             n.dst,
             |s, d| {
@@ -420,39 +430,6 @@ impl NibbleBlock {
 const TILE_ROWS: usize = 64;
 /// Bytes of each source row in one tile (one cache line).
 const TILE_BYTES: usize = 64;
-
-/// Loops with their strides in bytes.
-struct Outer {
-    modes: [Mode; MODES],
-    len: usize,
-}
-
-impl Outer {
-    /// `modes` with source strides over `ks` and destination strides
-    /// over `kd` (slots a byte on each side).
-    fn of(modes: &[Mode], ks: u64, kd: u64) -> Outer {
-        let mut o = Outer {
-            modes: [Mode {
-                range: 0,
-                src: 0,
-                dst: 0,
-            }; MODES],
-            len: modes.len(),
-        };
-        for (out, m) in o.modes.iter_mut().zip(modes) {
-            *out = Mode {
-                range: m.range,
-                src: m.src / ks,
-                dst: m.dst / kd,
-            };
-        }
-        o
-    }
-
-    fn modes(&self) -> &[Mode] {
-        &self.modes[..self.len]
-    }
-}
 
 /// Byte `i` of `a` and of `b` (nibbles `2i`, `2i + 1` of two rows) into
 /// bytes `2i`, `2i + 1` of `out`: each holds one nibble of `a` (low) and

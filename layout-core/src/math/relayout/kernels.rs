@@ -118,19 +118,10 @@ fn units<T: Copy, const R: usize>(n: &Nest, src: &[T], dst: &mut [T]) -> bool {
     if !rest.iter().all(|m| whole(m.src) && whole(m.dst)) {
         return false;
     }
-    let mut u = Nest::new();
-    for (k, m) in rest.iter().enumerate() {
-        u.modes[k] = Mode {
-            range: m.range,
-            src: m.src / r,
-            dst: m.dst / r,
-        };
+    if rest.first().is_none_or(|m| m.dst != r) {
+        return false;
     }
-    (u.len, u.src, u.dst) = (rest.len(), n.src / r, n.dst / r);
-    match u.modes[..u.len].first() {
-        Some(m) if m.dst == 1 => {}
-        _ => return false,
-    }
+    let u = Nest::scaled(rest, r, r, n.src / r, n.dst / r);
     blocks(&u, src.as_chunks::<R>().0, dst.as_chunks_mut::<R>().0)
 }
 

@@ -289,6 +289,27 @@ pub(crate) struct Nest {
 }
 
 impl Nest {
+    /// The loops `modes` with their source strides divided by `ks` and
+    /// their destination strides by `kd` (elements taken `ks` or `kd` at a
+    /// time: bytes of packed slots, runs as units), from `src` and `dst`.
+    pub(crate) fn scaled(modes: &[Mode], ks: u64, kd: u64, src: u64, dst: u64) -> Nest {
+        let mut n = Nest::new();
+        for (out, m) in n.modes.iter_mut().zip(modes) {
+            *out = Mode {
+                range: m.range,
+                src: m.src / ks,
+                dst: m.dst / kd,
+            };
+        }
+        (n.len, n.src, n.dst) = (modes.len().min(MODES), src, dst);
+        n
+    }
+
+    /// The loops, innermost first.
+    pub(crate) fn loops(&self) -> &[Mode] {
+        &self.modes[..self.len]
+    }
+
     pub(crate) const fn new() -> Nest {
         Nest {
             modes: [Mode {
