@@ -88,18 +88,23 @@ fn runs<T: Copy>(n: &Nest, len: usize, rest: &[Mode], src: &[T], dst: &mut [T]) 
     }; MODES];
     let order = &mut order[..rest.len()];
     order.copy_from_slice(rest);
-    // Insertion sort: a few loops, and no sort routine in small
-    // firmware.
-    for i in 1..order.len() {
-        let mut j = i;
-        while j > 0 && order[j - 1].src > order[j].src {
-            order.swap(j - 1, j);
-            j -= 1;
-        }
-    }
+    in_source_order(order);
     each(order, n.src, n.dst, |s, d| {
         dst[d..d + len].copy_from_slice(&src[s..s + len]);
     });
+}
+
+/// Sorts `loops` by source stride, so that they read the source front to
+/// back. Insertion sort: a few loops, and no sort routine in small
+/// firmware.
+fn in_source_order(loops: &mut [Mode]) {
+    for i in 1..loops.len() {
+        let mut j = i;
+        while j > 0 && loops[j - 1].src > loops[j].src {
+            loops.swap(j - 1, j);
+            j -= 1;
+        }
+    }
 }
 
 /// The box as a transpose of `[T; R]` units (its innermost loop, `R`
@@ -170,13 +175,7 @@ fn blocks<T: Copy>(n: &Nest, src: &[T], dst: &mut [T]) -> bool {
     // with the source read front to back. (Pairs woven into one
     // destination run are faster the other way round.)
     if block.rq == 2 && block.sp == 2 && block.rp0 == 0 {
-        for i in 1..outer.len() {
-            let mut j = i;
-            while j > 0 && outer[j - 1].src > outer[j].src {
-                outer.swap(j - 1, j);
-                j -= 1;
-            }
-        }
+        in_source_order(outer);
     }
     each(outer, n.src, n.dst, |s, d| block.copy(src, s, dst, d));
     true
