@@ -646,31 +646,103 @@ fn large_transposes_and_tiles_match_the_plans() {
         ("f32[40,1024]{1,0}", "f32[40,1024]{0,1}"),
         ("u8[64,8192]{1,0:T(8,4096)}", "u8[64,8192]{0,1}"),
     ] {
-        let (a, b) = (parse_array(from).unwrap(), parse_array(to).unwrap());
-        let plan = RelayoutPlan::new(&a, &b).unwrap();
-        assert!(plan.is_blocked(), "{from} -> {to}");
-        let src = random_bytes(plan.source_bytes() as usize, 11);
-        let mut dst = vec![0u8; plan.destination_bytes() as usize];
-        plan.run_bytes(&src, &mut dst).unwrap();
-        #[cfg(feature = "rayon")]
-        {
-            let mut many = vec![1u8; dst.len()];
-            plan.par_run_bytes(&src, &mut many).unwrap();
-            assert_eq!(many, dst, "threads: {from} -> {to}");
+        matches_offsets(from, to);
+    }
+}
+
+/// Transposes of every element width through every block shape the
+/// copy picks (squares of one cache line, strips 2, 4, 8 and 16 wide
+/// either way, crowded rows 4 KiB apart, edges): with the `simd`
+/// feature, every shape of the vector shuffles (whole squares, fewer rows
+/// than a vector's lanes) and the fallbacks around them. Typed copies
+/// (which take the byte path with `simd`) give the same bytes.
+#[test]
+fn transposes_of_every_width_and_block_shape() {
+    let shapes = [
+        (2, 200),
+        (4, 200),
+        (8, 200),
+        (16, 200),
+        (200, 2),
+        (200, 4),
+        (200, 8),
+        (200, 16),
+        (64, 64),
+        (67, 131),
+    ];
+    for ty in ["u8", "bf16", "f32", "f64", "c128"] {
+        let width = parse_array(&format!("{ty}[1]"))
+            .unwrap()
+            .element_size_in_bits()
+            / 8;
+        // Rows 4 KiB apart: crowded blocks for 1- and 2-byte elements.
+        let crowded = (40, 4096 / width as usize);
+        for (r, c) in shapes.into_iter().chain([crowded]) {
+            let rows = format!("{ty}[{r},{c}]{{1,0}}");
+            let cols = format!("{ty}[{r},{c}]{{0,1}}");
+            matches_offsets(&rows, &cols);
+            matches_offsets(&cols, &rows);
         }
-        let e = a.element_size_in_bits() as usize / 8;
-        let (r, c) = (
-            a.dims()[0].layout_size().unwrap(),
-            a.dims()[1].layout_size().unwrap(),
-        );
-        for i in 0..r {
-            for j in 0..c {
-                let (x, y) = (
-                    a.offset(&[i, j]).unwrap() as usize * e,
-                    b.offset(&[i, j]).unwrap() as usize * e,
-                );
-                assert_eq!(dst[y..y + e], src[x..x + e], "{from} -> {to} at {i},{j}");
-            }
+    }
+    // Typed slices: the same bytes as `run_bytes`.
+    let (a, b) = (
+        parse_array("f32[40,1024]{1,0}").unwrap(),
+        parse_array("f32[40,1024]{0,1}").unwrap(),
+    );
+    let plan = RelayoutPlan::new(&a, &b).unwrap();
+    let src: Vec<f32> = (0..40 * 1024).map(|i| i as f32 * 0.5 - 7.0).collect();
+    let mut typed = vec![0f32; src.len()];
+    plan.run(&src, &mut typed).unwrap();
+    let bytes: Vec<u8> = src.iter().flat_map(|x| x.to_le_bytes()).collect();
+    let mut out = vec![0u8; bytes.len()];
+    plan.run_bytes(&bytes, &mut out).unwrap();
+    let typed: Vec<u8> = typed.iter().flat_map(|x| x.to_le_bytes()).collect();
+    assert_eq!(typed, out);
+    assert_eq!(typed[4..8], bytes[1024 * 4..1024 * 4 + 4]);
+    // `pred` has no byte view: its typed copy stays element by element.
+    let (a, b) = (
+        parse_array("pred[48,64]{1,0}").unwrap(),
+        parse_array("pred[48,64]{0,1}").unwrap(),
+    );
+    let plan = RelayoutPlan::new(&a, &b).unwrap();
+    let src: Vec<bool> = (0..48 * 64).map(|i| i % 3 == 0).collect();
+    let mut dst = vec![false; src.len()];
+    plan.run(&src, &mut dst).unwrap();
+    for i in 0..48 {
+        for j in 0..64 {
+            assert_eq!(dst[j * 48 + i], src[i * 64 + j], "pred at {i},{j}");
+        }
+    }
+}
+
+/// Copies `from` -> `to` (random source bytes, with threads too under the
+/// `rayon` feature) and checks every element at the offsets the two
+/// layouts give (rank 2).
+fn matches_offsets(from: &str, to: &str) {
+    let (a, b) = (parse_array(from).unwrap(), parse_array(to).unwrap());
+    let plan = RelayoutPlan::new(&a, &b).unwrap();
+    assert!(plan.is_blocked(), "{from} -> {to}");
+    let src = random_bytes(plan.source_bytes() as usize, 11);
+    let mut dst = vec![0u8; plan.destination_bytes() as usize];
+    plan.run_bytes(&src, &mut dst).unwrap();
+    #[cfg(feature = "rayon")]
+    {
+        let mut many = vec![1u8; dst.len()];
+        plan.par_run_bytes(&src, &mut many).unwrap();
+        assert_eq!(many, dst, "threads: {from} -> {to}");
+    }
+    let e = a.element_size_in_bits() as usize / 8;
+    let (r, c) = (
+        a.dims()[0].layout_size().unwrap(),
+        a.dims()[1].layout_size().unwrap(),
+    );
+    for i in 0..r {
+        for j in 0..c {
+            let (x, y) = (
+                a.offset(&[i, j]).unwrap() as usize * e,
+                b.offset(&[i, j]).unwrap() as usize * e,
+            );
+            assert_eq!(dst[y..y + e], src[x..x + e], "{from} -> {to} at {i},{j}");
         }
     }
 }

@@ -10,7 +10,7 @@ use crate::base::error::{Error, ErrorKind, Span};
 use crate::math::fixed::{RankedLayout, StaticLayout};
 
 /// A Rust type that stores one XLA element type at its natural width.
-pub trait Element: Copy + Send + Sync {
+pub trait Element: Copy + Send + Sync + 'static {
     /// The XLA element type.
     const ELEMENT_TYPE: ElementType;
     /// The value whose bits, least significant first, are `bits` (the low
@@ -18,6 +18,18 @@ pub trait Element: Copy + Send + Sync {
     /// stable API.
     #[doc(hidden)]
     fn __from_bits(bits: u128) -> Self;
+    /// The slice's bytes, where the `simd` feature can view them so safely
+    /// (every element type but `pred`): relayout then copies bytes, with
+    /// vector shuffles. Not a stable API.
+    #[doc(hidden)]
+    fn __bytes(_: &[Self]) -> Option<&[u8]> {
+        None
+    }
+    /// [`Element::__bytes`], writable.
+    #[doc(hidden)]
+    fn __bytes_mut(_: &mut [Self]) -> Option<&mut [u8]> {
+        None
+    }
 }
 
 /// An XLA element type at the type level, named by its `PrimitiveType`
@@ -91,8 +103,11 @@ pub trait TypedLayout {
     type Tag;
 }
 
+/// `Element` and `NaturalElement` for each `type => ElementType`; `[pod]`
+/// where every bit pattern is a value of the type (all but `bool`), so that
+/// its slices can be viewed as bytes.
 macro_rules! element {
-    ($($t:ty => $e:ident, |$b:ident| $from:expr),* $(,)?) => {
+    ($($t:ty => $e:ident $([$pod:ident])?, |$b:ident| $from:expr),* $(,)?) => {
         $(impl Element for $t {
             const ELEMENT_TYPE: ElementType = ElementType::$e;
             // Truncation to the type's width is the point.
@@ -100,31 +115,42 @@ macro_rules! element {
             fn __from_bits($b: u128) -> Self {
                 $from
             }
+            $(element!(@$pod);)?
         }
         impl NaturalElement for ElementTag<{ ElementType::$e.xla_enum_value() }> {
             type Type = $t;
         })*
     };
+    (@pod) => {
+        #[cfg(feature = "simd")]
+        fn __bytes(s: &[Self]) -> Option<&[u8]> {
+            Some(bytemuck::cast_slice(s))
+        }
+        #[cfg(feature = "simd")]
+        fn __bytes_mut(s: &mut [Self]) -> Option<&mut [u8]> {
+            Some(bytemuck::cast_slice_mut(s))
+        }
+    };
 }
 
 element! {
     bool => Pred, |b| b & 1 == 1,
-    i8 => S8, |b| b as i8,
-    i16 => S16, |b| b as i16,
-    i32 => S32, |b| b as i32,
-    i64 => S64, |b| b as i64,
-    u8 => U8, |b| b as u8,
-    u16 => U16, |b| b as u16,
-    u32 => U32, |b| b as u32,
-    u64 => U64, |b| b as u64,
-    f32 => F32, |b| f32::from_bits(b as u32),
-    f64 => F64, |b| f64::from_bits(b as u64),
+    i8 => S8 [pod], |b| b as i8,
+    i16 => S16 [pod], |b| b as i16,
+    i32 => S32 [pod], |b| b as i32,
+    i64 => S64 [pod], |b| b as i64,
+    u8 => U8 [pod], |b| b as u8,
+    u16 => U16 [pod], |b| b as u16,
+    u32 => U32 [pod], |b| b as u32,
+    u64 => U64 [pod], |b| b as u64,
+    f32 => F32 [pod], |b| f32::from_bits(b as u32),
+    f64 => F64 [pod], |b| f64::from_bits(b as u64),
 }
 
 #[cfg(feature = "half")]
 element! {
-    half::bf16 => Bf16, |b| half::bf16::from_bits(b as u16),
-    half::f16 => F16, |b| half::f16::from_bits(b as u16),
+    half::bf16 => Bf16 [pod], |b| half::bf16::from_bits(b as u16),
+    half::f16 => F16 [pod], |b| half::f16::from_bits(b as u16),
 }
 
 // The `float8` crate's two types follow NVIDIA's `__nv_fp8_e4m3` and
@@ -132,15 +158,15 @@ element! {
 // XLA's `f8e4m3fn`, and IEEE-style E5M2, XLA's `f8e5m2`.
 #[cfg(feature = "float8")]
 element! {
-    float8::F8E4M3 => F8e4m3fn, |b| float8::F8E4M3::from_bits(b as u8),
-    float8::F8E5M2 => F8e5m2, |b| float8::F8E5M2::from_bits(b as u8),
+    float8::F8E4M3 => F8e4m3fn [pod], |b| float8::F8E4M3::from_bits(b as u8),
+    float8::F8E5M2 => F8e5m2 [pod], |b| float8::F8E5M2::from_bits(b as u8),
 }
 
 #[cfg(feature = "num-complex")]
 element! {
-    num_complex::Complex<f32> => C64,
+    num_complex::Complex<f32> => C64 [pod],
         |b| num_complex::Complex::new(f32::from_bits(b as u32), f32::from_bits((b >> 32) as u32)),
-    num_complex::Complex<f64> => C128,
+    num_complex::Complex<f64> => C128 [pod],
         |b| num_complex::Complex::new(f64::from_bits(b as u64), f64::from_bits((b >> 64) as u64)),
 }
 

@@ -24,6 +24,7 @@ mod modes;
 mod padding;
 #[cfg(feature = "rayon")]
 mod parallel;
+mod simd;
 #[cfg(feature = "rayon")]
 mod windowed;
 
@@ -488,6 +489,11 @@ impl RelayoutPlan {
         natural_slots::<T>(self.element, self.src_bits)?;
         natural_slots::<T>(self.element, self.dst_bits)?;
         self.check_lengths(src.len(), dst.len(), self.src_slots, self.dst_slots)?;
+        // With the `simd` feature, the same bytes through `run_bytes`'s
+        // byte slots, which get vector shuffles.
+        if let (Some(s), Some(d)) = (T::__bytes(src), T::__bytes_mut(dst)) {
+            return self.run_bytes_on(s, d, par);
+        }
         self.copy(src, dst, T::__from_bits(self.fill), par);
         Ok(())
     }
@@ -570,7 +576,7 @@ impl RelayoutPlan {
     }
 
     /// The copy over slices of whole slots.
-    fn copy<T: Copy + Send + Sync>(&self, src: &[T], dst: &mut [T], fill: T, par: bool) {
+    fn copy<T: Copy + Send + Sync + 'static>(&self, src: &[T], dst: &mut [T], fill: T, par: bool) {
         if self.fill_needed {
             self.fill_padding(dst, 0, fill);
         }
