@@ -9,9 +9,14 @@
 //! project's 2-core machine two copies together run about 1.5x faster), so
 //! one-thread memcpy would flatter the threaded copy.
 //!
-//! Run: `cargo bench --bench relayout --features rayon` (without the
-//! feature, no `threads` rows), then
-//! `python3 tools/bench_table.py relayout` prints the table.
+//! With the `simd` feature the groups are named `relayout_simd_<pair>`
+//! instead of `relayout_<pair>`, so that a run with it and one without
+//! keep their results apart.
+//!
+//! Run: `cargo bench --bench relayout --features rayon,simd` (without
+//! `rayon`, no `threads` rows), then `python3 tools/bench_table.py
+//! relayout` prints the README's table; without `simd`, `python3
+//! tools/bench_table.py relayout safe`.
 
 use std::hint::black_box;
 
@@ -100,7 +105,12 @@ fn relayout(c: &mut Criterion) {
             .collect();
         let mut dst = vec![0u8; plan.destination_bytes() as usize];
         let mut copy = vec![0u8; src.len()];
-        let mut g = c.benchmark_group(format!("relayout_{name}"));
+        let kind = if cfg!(feature = "simd") {
+            "relayout_simd"
+        } else {
+            "relayout"
+        };
+        let mut g = c.benchmark_group(format!("{kind}_{name}"));
         g.sample_size(10);
         g.warm_up_time(std::time::Duration::from_millis(500));
         g.measurement_time(std::time::Duration::from_secs(3));

@@ -684,6 +684,17 @@ fn transposes_of_every_width_and_block_shape() {
             matches_offsets(&cols, &rows);
         }
     }
+    // Runs of 2 or 4 taken as one element in transposed sub-tiles.
+    for (ty, tiles) in [
+        ("bf16", "T(8,128)(2,1)"),
+        ("u8", "T(32,128)(4,1)"),
+        ("u8", "T(16,128)(2,1)"),
+    ] {
+        let rows = format!("{ty}[64,512]{{1,0}}");
+        let tiled = format!("{ty}[64,512]{{0,1:{tiles}}}");
+        matches_offsets(&rows, &tiled);
+        matches_offsets(&tiled, &rows);
+    }
     // Typed slices: the same bytes as `run_bytes`.
     let (a, b) = (
         parse_array("f32[40,1024]{1,0}").unwrap(),

@@ -6,8 +6,11 @@ Usage (from the repository root, after the bench):
     cargo bench --bench offsets
     python3 tools/bench_table.py
 
-    cargo bench --bench relayout --features rayon
+    cargo bench --bench relayout --features rayon,simd
     python3 tools/bench_table.py relayout
+
+    cargo bench --bench relayout --features rayon
+    python3 tools/bench_table.py relayout safe
 
 Reads criterion's medians from target/criterion/<group>/<path>/new/estimates.json
 and prints, per layout, nanoseconds per 4,096 offsets for every path and the
@@ -58,11 +61,11 @@ def bytes_of(group):
         return json.load(fh)["throughput"]["Bytes"]
 
 
-def relayout():
+def relayout(kind):
     print("| pair | relayout | fraction of memcpy | threads (fraction of threaded memcpy) | ndarray `assign(&a.t())` |")
     print("|---|---|---|---|---|")
     for name, text in PAIRS:
-        g = f"relayout_{name}"
+        g = f"{kind}_{name}"
         mem, one = median(g, "memcpy"), median(g, "relayout")
         many, nd = median(g, "threads", True), median(g, "ndarray", True)
         mem_many = median(g, "memcpy_threads", True)
@@ -96,6 +99,8 @@ def main():
 
 
 if __name__ == "__main__" and sys.argv[1:] == ["relayout"]:
-    relayout()
+    relayout("relayout_simd")
+elif __name__ == "__main__" and sys.argv[1:] == ["relayout", "safe"]:
+    relayout("relayout")
 elif __name__ == "__main__":
     main()

@@ -1,15 +1,18 @@
 //! Transposed blocks with SSE2 shuffles (the `simd` feature, on x86 and
-//! x86-64): the block's rows are loaded 16 bytes at a time, each square
-//! of `L` rows by `L` elements (16 bytes a side) is transposed in
-//! registers, and its columns are stored 16 bytes at a time. Scalar moves
-//! cost a load and a store per element; a square of 4-byte elements takes
-//! 4 loads, 8 shuffles and 4 stores for 16 of them.
+//! x86-64). A block's rows are loaded 16 bytes at a time; each tile of
+//! `R` rows by `L` elements (`L` = 16 bytes, `R` = `L` or the block's
+//! rows if fewer) is transposed in registers by `log2(R)` rounds of
+//! interleaving, and its columns are stored `R` elements at a time. Scalar
+//! moves cost a load and a store per element; a 4 x 4 tile of 4-byte
+//! elements takes 4 loads, 8 shuffles and 4 stores for 16 of them.
 //!
-//! The shuffles come from `safe_arch`, whose functions are safe to call on
-//! any target with SSE2 (every x86-64 one). Only the byte slots of
+//! The loads, shuffles and prefetches are `safe_arch`'s safe functions
+//! (SSE2 is part of every x86-64 target). They apply to the byte slots of
 //! [`RelayoutPlan::run_bytes`](super::RelayoutPlan::run_bytes) (`[u8; N]`)
-//! are loaded this way; other element types never reach here without the
-//! feature's byte views (see `view.rs`).
+//! and the runs of them the `(2,1)` and `(4,1)` sub-tiles make, told
+//! apart by type; typed copies reach them through their byte views
+//! (`Element::__bytes`). Without the feature, or off x86, `block` copies
+//! nothing and the scalar loops in `kernels.rs` run.
 
 #[cfg(all(
     feature = "simd",
@@ -25,10 +28,70 @@ mod sse2 {
         unpack_low_i64_m128i, unpack_low_i8_m128i,
     };
 
+    /// A slot the shuffles load as bytes: `[u8; N]` (the byte slots of
+    /// [`RelayoutPlan::run_bytes`](super::super::RelayoutPlan::run_bytes)),
+    /// or a run of them taken as one element (the `(2,1)` and `(4,1)`
+    /// sub-tiles).
+    trait Slot: Sized + 'static {
+        fn bytes(x: &[Self]) -> &[u8];
+        fn bytes_mut(x: &mut [Self]) -> &mut [u8];
+    }
+
+    impl<const N: usize> Slot for [u8; N] {
+        #[inline(always)]
+        fn bytes(x: &[Self]) -> &[u8] {
+            x.as_flattened()
+        }
+        #[inline(always)]
+        fn bytes_mut(x: &mut [Self]) -> &mut [u8] {
+            x.as_flattened_mut()
+        }
+    }
+
+    impl<const N: usize, const M: usize> Slot for [[u8; N]; M] {
+        #[inline(always)]
+        fn bytes(x: &[Self]) -> &[u8] {
+            x.as_flattened().as_flattened()
+        }
+        #[inline(always)]
+        fn bytes_mut(x: &mut [Self]) -> &mut [u8] {
+            x.as_flattened_mut().as_flattened_mut()
+        }
+    }
+
+    /// `$e` with `$u` each slot type of 1, 2, 4 or 8 bytes in turn, until
+    /// one gives `true`.
+    macro_rules! any_slot {
+        (|$u:ident| $e:expr) => {{
+            ({
+                type $u = [u8; 1];
+                $e
+            }) || ({
+                type $u = [u8; 2];
+                $e
+            }) || ({
+                type $u = [u8; 4];
+                $e
+            }) || ({
+                type $u = [u8; 8];
+                $e
+            }) || ({
+                type $u = [[u8; 1]; 2];
+                $e
+            }) || ({
+                type $u = [[u8; 2]; 2];
+                $e
+            }) || ({
+                type $u = [[u8; 1]; 4];
+                $e
+            })
+        }};
+    }
+
     /// Copies the `P` x `Q` block whose source rows are `rows` (`Q` elements
     /// each) to the destination rows `to + j * dq` (`P` elements each, `j` in
-    /// `0..Q`): `false`, with nothing copied, when the element is not a byte
-    /// slot of 1, 2, 4 or 8 bytes or the block is not made of whole squares.
+    /// `0..Q`): `false`, with nothing copied, when `T` is not a [`Slot`] or
+    /// the block is not made of whole tiles.
     #[inline(always)]
     pub(crate) fn block<T: 'static, const P: usize, const Q: usize>(
         rows: &[&[T; Q]; P],
@@ -36,25 +99,35 @@ mod sse2 {
         to: usize,
         dq: usize,
     ) -> bool {
-        match core::mem::size_of::<T>() {
-            1 => tiles::<T, 1, 16, P, Q>(rows, dst, to, dq, Shuffle::<1>),
-            2 => tiles::<T, 2, 8, P, Q>(rows, dst, to, dq, Shuffle::<2>),
-            4 => tiles::<T, 4, 4, P, Q>(rows, dst, to, dq, Shuffle::<4>),
-            8 => tiles::<T, 8, 2, P, Q>(rows, dst, to, dq, Shuffle::<8>),
-            _ => false,
-        }
+        any_slot!(|U| is::<T, U>() && slot::<T, U, P, Q>(rows, dst, to, dq))
     }
 
-    /// Whether `T` is a byte slot [`block`] can load (`[u8; 1]`,
-    /// `[u8; 2]`, `[u8; 4]` or `[u8; 8]`).
+    /// Whether `T` is a [`Slot`], which [`block`] can load.
     #[inline(always)]
     pub(crate) fn bytes<T: 'static>() -> bool {
-        use core::any::TypeId;
-        let t = TypeId::of::<T>();
-        t == TypeId::of::<[u8; 1]>()
-            || t == TypeId::of::<[u8; 2]>()
-            || t == TypeId::of::<[u8; 4]>()
-            || t == TypeId::of::<[u8; 8]>()
+        any_slot!(|U| is::<T, U>())
+    }
+
+    #[inline(always)]
+    fn is<T: 'static, U: 'static>() -> bool {
+        core::any::TypeId::of::<T>() == core::any::TypeId::of::<U>()
+    }
+
+    /// [`block`] where `T` is `U`.
+    #[inline(always)]
+    fn slot<T: 'static, U: Slot, const P: usize, const Q: usize>(
+        rows: &[&[T; Q]; P],
+        dst: &mut [T],
+        to: usize,
+        dq: usize,
+    ) -> bool {
+        match core::mem::size_of::<U>() {
+            1 => tiles::<T, U, 1, 16, P, Q>(rows, dst, to, dq, Shuffle::<1>),
+            2 => tiles::<T, U, 2, 8, P, Q>(rows, dst, to, dq, Shuffle::<2>),
+            4 => tiles::<T, U, 4, 4, P, Q>(rows, dst, to, dq, Shuffle::<4>),
+            8 => tiles::<T, U, 8, 2, P, Q>(rows, dst, to, dq, Shuffle::<8>),
+            _ => false,
+        }
     }
 
     /// Asks for the line that holds `src[at]`, if there is one, to be
@@ -115,7 +188,14 @@ mod sse2 {
     /// [`block`] for `S`-byte slots, `L` = `16 / S` of them to a vector,
     /// in tiles of `R` rows by `L` columns (`R` = `P` when `P < L`).
     #[inline(always)]
-    fn tiles<T: 'static, const S: usize, const L: usize, const P: usize, const Q: usize>(
+    fn tiles<
+        T: 'static,
+        U: Slot,
+        const S: usize,
+        const L: usize,
+        const P: usize,
+        const Q: usize,
+    >(
         rows: &[&[T; Q]; P],
         dst: &mut [T],
         to: usize,
@@ -123,10 +203,10 @@ mod sse2 {
         shuffle: Shuffle<S>,
     ) -> bool {
         match P.min(L) {
-            16 => tile_rows::<T, S, L, 16, P, Q>(rows, dst, to, dq, shuffle),
-            8 => tile_rows::<T, S, L, 8, P, Q>(rows, dst, to, dq, shuffle),
-            4 => tile_rows::<T, S, L, 4, P, Q>(rows, dst, to, dq, shuffle),
-            2 => tile_rows::<T, S, L, 2, P, Q>(rows, dst, to, dq, shuffle),
+            16 => tile_rows::<T, U, S, L, 16, P, Q>(rows, dst, to, dq, shuffle),
+            8 => tile_rows::<T, U, S, L, 8, P, Q>(rows, dst, to, dq, shuffle),
+            4 => tile_rows::<T, U, S, L, 4, P, Q>(rows, dst, to, dq, shuffle),
+            2 => tile_rows::<T, U, S, L, 2, P, Q>(rows, dst, to, dq, shuffle),
             _ => false,
         }
     }
@@ -137,6 +217,7 @@ mod sse2 {
     #[inline(always)]
     fn tile_rows<
         T: 'static,
+        U: Slot,
         const S: usize,
         const L: usize,
         const R: usize,
@@ -152,8 +233,11 @@ mod sse2 {
         if !P.is_multiple_of(R) || !Q.is_multiple_of(L) {
             return false;
         }
-        // The rows as bytes: only where `T` is `[u8; S]`.
-        let row = |i: usize| (rows[i] as &dyn Any).downcast_ref::<[[u8; S]; Q]>();
+        // The rows as bytes (`T` is `U`, `S` bytes).
+        let row = |i: usize| {
+            let r = (rows[i] as &dyn Any).downcast_ref::<[U; Q]>();
+            r.map(|r| U::bytes(r))
+        };
         if row(0).is_none() {
             return false;
         }
@@ -163,9 +247,9 @@ mod sse2 {
             for i0 in (0..P).step_by(R) {
                 let mut v = [m128i::default(); R];
                 for (k, v) in v.iter_mut().enumerate() {
-                    // Always `Some` (the rows are all `[u8; S]`), 16 bytes.
+                    // Always `Some` (the rows are all `[U; Q]`), 16 bytes.
                     let Some(r) = row(i0 + k) else { return false };
-                    let Ok(bytes) = r[j0..j0 + L].as_flattened().try_into() else {
+                    let Ok(bytes) = r[j0 * S..(j0 + L) * S].try_into() else {
                         return false;
                     };
                     *v = load_unaligned_m128i(bytes);
@@ -176,10 +260,9 @@ mod sse2 {
                     for (t, part) in bytes.chunks_exact(R * S).enumerate() {
                         let at = to + (j0 + m * per + t) * dq + i0;
                         let out = <&mut [T; R]>::try_from(&mut dst[at..at + R]).ok();
-                        let out =
-                            out.and_then(|o| (o as &mut dyn Any).downcast_mut::<[[u8; S]; R]>());
+                        let out = out.and_then(|o| (o as &mut dyn Any).downcast_mut::<[U; R]>());
                         let Some(out) = out else { return false };
-                        out.as_flattened_mut().copy_from_slice(part);
+                        U::bytes_mut(out).copy_from_slice(part);
                     }
                 }
             }
