@@ -499,8 +499,11 @@ impl Block {
         dst: &mut [T],
         to: usize,
     ) -> bool {
-        let Some(first) = pass(0) else { return false };
-        let mut buf = [[first[0][0]; P]; Q];
+        // Any value of `T` to start the copy with: every slot is written.
+        let Some(&any) = dst.get(to) else {
+            return false;
+        };
+        let mut buf = [[any; P]; Q];
         for h in (0..P).step_by(H) {
             let Some(rows) = pass(h) else { return false };
             if !simd::block(&rows, buf.as_flattened_mut(), h, P) {
