@@ -758,6 +758,24 @@ fn matches_offsets(from: &str, to: &str) {
     }
 }
 
+/// Rows into and out of `(2,1)` sub-tiles that keep the rows' order
+/// (each run of pairs woven from two source rows, or split back into
+/// two): 1-, 2-, 4- and 8-byte elements, with tile widths that are a
+/// multiple of a 16-byte vector's lanes and widths that leave a few
+/// pairs over (the vector shuffles of `simd`, and the scalar loop after
+/// them).
+#[test]
+fn pair_runs_of_every_width() {
+    for ty in ["u8", "bf16", "f32", "f64"] {
+        for (cols, tile) in [(128, 64), (40, 20), (36, 12), (30, 10)] {
+            let rows = format!("{ty}[16,{cols}]{{1,0}}");
+            let pairs = format!("{ty}[16,{cols}]{{1,0:T(4,{tile})(2,1)}}");
+            matches_offsets(&rows, &pairs);
+            matches_offsets(&pairs, &rows);
+        }
+    }
+}
+
 /// The nibble of slot `bit / 4` of an `E(4)` buffer.
 fn nibble(buf: &[u8], bit: u64) -> u8 {
     (buf[(bit / 8) as usize] >> (bit % 8)) & 0xF
@@ -770,6 +788,9 @@ fn int4_pairs_of_tpu_layouts_both_ways() {
         ("s4[64,256]{1,0:T(8,128)(2,1)E(4)}", "s4[64,256]{1,0:E(4)}"),
         ("u4[32,512]{1,0:E(4)}", "u4[32,512]{1,0:T(8,128)E(4)}"),
         ("s4[24,260]{1,0:E(4)}", "s4[24,260]{1,0:T(8,128)(2,1)E(4)}"),
+        // Runs of 20 bytes: one 16-byte vector, then 4 bytes one by one.
+        ("u4[16,80]{1,0:E(4)}", "u4[16,80]{1,0:T(4,40)(2,1)E(4)}"),
+        ("u4[16,80]{1,0:T(4,40)(2,1)E(4)}", "u4[16,80]{1,0:E(4)}"),
         // Pairs of source nibbles whose destination rows are not
         // contiguous (each nibble padded to a byte): not a split pair.
         ("s4[4,2]{1,0:E(4)}", "s4[4,2]{0,1:T(1)(2)E(4)}"),

@@ -7,6 +7,7 @@
 
 use super::kernels::each;
 use super::modes::{Mode, Nest};
+use super::simd;
 use crate::base::element::ElementType;
 
 /// Low `w` bits set.
@@ -435,6 +436,8 @@ const TILE_BYTES: usize = 64;
 /// bytes `2i`, `2i + 1` of `out`: each holds one nibble of `a` (low) and
 /// the same nibble of `b` (high).
 fn weave(a: &[u8], b: &[u8], out: &mut [u8]) {
+    let k = simd::weave_nibbles(a, b, out);
+    let (a, b, out) = (&a[k..], &b[k..], &mut out[2 * k..]);
     for ((o, &x), &y) in out.chunks_exact_mut(2).zip(a).zip(b) {
         o[0] = (x & 0x0F) | (y << 4);
         o[1] = (x >> 4) | (y & 0xF0);
@@ -443,6 +446,8 @@ fn weave(a: &[u8], b: &[u8], out: &mut [u8]) {
 
 /// The inverse of [`weave`].
 fn unweave(input: &[u8], a: &mut [u8], b: &mut [u8]) {
+    let k = simd::unweave_nibbles(input, a, b);
+    let (input, a, b) = (&input[2 * k..], &mut a[k..], &mut b[k..]);
     for ((i, x), y) in input.chunks_exact(2).zip(a).zip(b) {
         *x = (i[0] & 0x0F) | (i[1] << 4);
         *y = (i[0] >> 4) | (i[1] & 0xF0);
@@ -460,6 +465,18 @@ mod tests {
         weave(&a, &b, &mut out);
         assert_eq!(out, [0x91, 0xA2, 0xB3, 0xC4]);
         let (mut x, mut y) = ([0u8; 2], [0u8; 2]);
+        unweave(&out, &mut x, &mut y);
+        assert_eq!((x, y), (a, b));
+        // 40 bytes a row: two 16-byte vectors (with `simd`), then 8 bytes.
+        let a: [u8; 40] = core::array::from_fn(|i| (i as u8).wrapping_mul(37) ^ 0x5A);
+        let b: [u8; 40] = core::array::from_fn(|i| (i as u8).wrapping_mul(101).wrapping_add(3));
+        let mut out = [0u8; 80];
+        weave(&a, &b, &mut out);
+        for i in 0..40 {
+            assert_eq!(out[2 * i], (a[i] & 0x0F) | (b[i] << 4), "byte {i}");
+            assert_eq!(out[2 * i + 1], (a[i] >> 4) | (b[i] & 0xF0), "byte {i}");
+        }
+        let (mut x, mut y) = ([0u8; 40], [0u8; 40]);
         unweave(&out, &mut x, &mut y);
         assert_eq!((x, y), (a, b));
     }

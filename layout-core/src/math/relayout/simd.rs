@@ -14,6 +14,14 @@
 //! (`Element::__bytes`). Slots of 1, 2 and 4 bytes: 8-byte ones stay
 //! scalar (see `block`). Without the feature, or off x86, `block` copies
 //! nothing and the scalar loops in `kernels.rs` run.
+//!
+//! Three smaller kernels use the same interleaves: `split` turns a run of
+//! pairs back into two rows (the `(2,1)` sub-tiles of 16-bit layouts back
+//! to rows), and `weave_nibbles` / `unweave_nibbles` do the same for the
+//! `(2,1)` sub-tiles of `E(4)` layouts, where a byte holds one nibble of
+//! each row. Each returns how much it did; the caller's scalar loop does
+//! the rest. (Weaving two rows of whole elements into pairs needs none:
+//! the compiler vectorises that loop itself.)
 
 #[cfg(all(
     feature = "simd",
@@ -24,8 +32,10 @@ mod sse2 {
     use core::any::Any;
 
     use safe_arch::{
-        load_unaligned_m128i, m128i, prefetch_t1, unpack_high_i16_m128i, unpack_high_i32_m128i,
-        unpack_high_i8_m128i, unpack_low_i16_m128i, unpack_low_i32_m128i, unpack_low_i8_m128i,
+        bitand_m128i, bitor_m128i, load_unaligned_m128i, m128i, pack_i16_to_u8_m128i, prefetch_et0,
+        prefetch_t1, set_splat_i16_m128i, set_splat_i8_m128i, shl_imm_u16_m128i, shr_imm_u16_m128i,
+        unpack_high_i16_m128i, unpack_high_i32_m128i, unpack_high_i8_m128i, unpack_low_i16_m128i,
+        unpack_low_i32_m128i, unpack_low_i8_m128i,
     };
 
     /// A slot the shuffles load as bytes: `[u8; N]` (the byte slots of
@@ -140,6 +150,131 @@ mod sse2 {
         }
     }
 
+    /// Asks for the line that holds `dst[at]`, if there is one, to be
+    /// fetched into L1 ahead of a write to it.
+    #[inline(always)]
+    pub(crate) fn prefetch_write<T>(dst: &[T], at: usize) {
+        if let Some(x) = dst.get(at) {
+            prefetch_et0(x);
+        }
+    }
+
+    /// One run of pairs split into two rows, `a[i] = run[2i]` and
+    /// `b[i] = run[2i + 1]` (the `(2,1)` sub-tiles back to rows), 16 bytes
+    /// of each row at a time: how many elements of each row were written
+    /// (a multiple of 16 bytes; the rest is the caller's).
+    #[inline(always)]
+    pub(crate) fn split<T: 'static>(run: &[T], a: &mut [T], b: &mut [T]) -> usize {
+        match core::mem::size_of::<T>() {
+            1 => split_as::<T, [u8; 1], 1, 16, 32>(run, a, b),
+            2 => split_as::<T, [u8; 2], 2, 8, 16>(run, a, b),
+            4 => split_as::<T, [u8; 4], 4, 4, 8>(run, a, b),
+            _ => 0,
+        }
+    }
+
+    /// Byte `i` of `a` and of `b` (nibbles `2i`, `2i + 1` of two rows)
+    /// into bytes `2i`, `2i + 1` of `out`, each one nibble of `a` (low)
+    /// and the same nibble of `b` (high); 16 bytes of each row at a time:
+    /// how many bytes of each row were done.
+    #[inline(always)]
+    pub(crate) fn weave_nibbles(a: &[u8], b: &[u8], out: &mut [u8]) -> usize {
+        let n = a.len().min(b.len()).min(out.len() / 2) / 16 * 16;
+        let (low, high) = (set_splat_i8_m128i(0x0F), set_splat_i8_m128i(0xF0u8 as i8));
+        for k in (0..n).step_by(16) {
+            let (Ok(x), Ok(y)) = (a[k..k + 16].try_into(), b[k..k + 16].try_into()) else {
+                return k;
+            };
+            let (x, y) = (load_unaligned_m128i(x), load_unaligned_m128i(y));
+            // Even nibbles: `x`'s low under `y`'s low; odd: the highs.
+            let even = bitor_m128i(
+                bitand_m128i(x, low),
+                bitand_m128i(shl_imm_u16_m128i::<4>(y), high),
+            );
+            let odd = bitor_m128i(
+                bitand_m128i(shr_imm_u16_m128i::<4>(x), low),
+                bitand_m128i(y, high),
+            );
+            let Some(o) = out.get_mut(2 * k..2 * k + 32) else {
+                return k;
+            };
+            let (o0, o1) = o.split_at_mut(16);
+            o0.copy_from_slice(&<[u8; 16]>::from(unpack_low_i8_m128i(even, odd)));
+            o1.copy_from_slice(&<[u8; 16]>::from(unpack_high_i8_m128i(even, odd)));
+        }
+        n
+    }
+
+    /// The inverse of [`weave_nibbles`]: bytes `2i`, `2i + 1` of `input`
+    /// into byte `i` of `a` (their low nibbles) and of `b` (their high
+    /// nibbles).
+    #[inline(always)]
+    pub(crate) fn unweave_nibbles(input: &[u8], a: &mut [u8], b: &mut [u8]) -> usize {
+        let n = a.len().min(b.len()).min(input.len() / 2) / 16 * 16;
+        let (low, high) = (set_splat_i8_m128i(0x0F), set_splat_i8_m128i(0xF0u8 as i8));
+        let bytes = set_splat_i16_m128i(0x00FF);
+        for k in (0..n).step_by(16) {
+            let Some(i) = input.get(2 * k..2 * k + 32) else {
+                return k;
+            };
+            let (Ok(i0), Ok(i1)) = (i[..16].try_into(), i[16..].try_into()) else {
+                return k;
+            };
+            let (i0, i1) = (load_unaligned_m128i(i0), load_unaligned_m128i(i1));
+            // The even and the odd bytes, each widened to 16 bits and
+            // packed back (the values are below 256, so nothing saturates).
+            let even = pack_i16_to_u8_m128i(bitand_m128i(i0, bytes), bitand_m128i(i1, bytes));
+            let odd = pack_i16_to_u8_m128i(shr_imm_u16_m128i::<8>(i0), shr_imm_u16_m128i::<8>(i1));
+            let x = bitor_m128i(
+                bitand_m128i(even, low),
+                bitand_m128i(shl_imm_u16_m128i::<4>(odd), high),
+            );
+            let y = bitor_m128i(
+                bitand_m128i(shr_imm_u16_m128i::<4>(even), low),
+                bitand_m128i(odd, high),
+            );
+            a[k..k + 16].copy_from_slice(&<[u8; 16]>::from(x));
+            b[k..k + 16].copy_from_slice(&<[u8; 16]>::from(y));
+        }
+        n
+    }
+
+    /// [`split`] where `T` is `U` (`S` bytes, `L` to a vector, `L2 = 2L`).
+    /// A pair of vectors holds `L` pairs; interleaving them `log2(L)`
+    /// times rotates the bits of each element's place back to rows.
+    #[inline(always)]
+    fn split_as<T: 'static, U: Slot, const S: usize, const L: usize, const L2: usize>(
+        run: &[T],
+        a: &mut [T],
+        b: &mut [T],
+    ) -> usize {
+        if !is::<T, U>() {
+            return 0;
+        }
+        let n = a.len().min(b.len()).min(run.len() / 2) / L * L;
+        for k in (0..n).step_by(L) {
+            let from = <&[T; L2]>::try_from(&run[2 * k..2 * k + L2]).ok();
+            let Some(from) = from.and_then(|r| (r as &dyn Any).downcast_ref::<[U; L2]>()) else {
+                return k;
+            };
+            let (lo, hi) = U::bytes(from).split_at(16);
+            let (Ok(lo), Ok(hi)) = (lo.try_into(), hi.try_into()) else {
+                return k;
+            };
+            let mut v = [load_unaligned_m128i(lo), load_unaligned_m128i(hi)];
+            for _ in 0..L.trailing_zeros() {
+                Shuffle::<S>.transpose(&mut v);
+            }
+            for (row, v) in [&mut *a, &mut *b].into_iter().zip(v) {
+                let out = <&mut [T; L]>::try_from(&mut row[k..k + L]).ok();
+                let out = out.and_then(|o| (o as &mut dyn Any).downcast_mut::<[U; L]>());
+                let Some(out) = out else { return k };
+                U::bytes_mut(out).copy_from_slice(&<[u8; 16]>::from(v));
+            }
+        }
+        n
+    }
+
     /// Interleaving of two vectors' low or high halves, element by element,
     /// for elements of `S` bytes.
     #[derive(Clone, Copy)]
@@ -245,14 +380,18 @@ mod sse2 {
     any(target_arch = "x86", target_arch = "x86_64"),
     target_feature = "sse2"
 ))]
-pub(super) use sse2::{block, bytes, prefetch};
+pub(super) use sse2::{
+    block, bytes, prefetch, prefetch_write, split, unweave_nibbles, weave_nibbles,
+};
 
 #[cfg(not(all(
     feature = "simd",
     any(target_arch = "x86", target_arch = "x86_64"),
     target_feature = "sse2"
 )))]
-pub(super) use none::{block, bytes, prefetch};
+pub(super) use none::{
+    block, bytes, prefetch, prefetch_write, split, unweave_nibbles, weave_nibbles,
+};
 
 /// Without the feature (or without SSE2): no type is loaded as bytes,
 /// nothing is copied or fetched here.
@@ -281,4 +420,22 @@ mod none {
 
     #[inline(always)]
     pub(crate) fn prefetch<T>(_: &[T], _: usize) {}
+
+    #[inline(always)]
+    pub(crate) fn prefetch_write<T>(_: &[T], _: usize) {}
+
+    #[inline(always)]
+    pub(crate) fn split<T>(_: &[T], _: &mut [T], _: &mut [T]) -> usize {
+        0
+    }
+
+    #[inline(always)]
+    pub(crate) fn weave_nibbles(_: &[u8], _: &[u8], _: &mut [u8]) -> usize {
+        0
+    }
+
+    #[inline(always)]
+    pub(crate) fn unweave_nibbles(_: &[u8], _: &mut [u8], _: &mut [u8]) -> usize {
+        0
+    }
 }
