@@ -179,13 +179,13 @@ mod sse2 {
     /// how many bytes of each row were done.
     #[inline(always)]
     pub(crate) fn weave_nibbles(a: &[u8], b: &[u8], out: &mut [u8]) -> usize {
-        let n = a.len().min(b.len()).min(out.len() / 2) / 16 * 16;
         let (low, high) = (set_splat_i8_m128i(0x0F), set_splat_i8_m128i(0xF0u8 as i8));
-        for k in (0..n).step_by(16) {
-            let (Ok(x), Ok(y)) = (a[k..k + 16].try_into(), b[k..k + 16].try_into()) else {
-                return k;
-            };
-            let (x, y) = (load_unaligned_m128i(x), load_unaligned_m128i(y));
+        let (xs, ys) = (a.as_chunks::<16>().0, b.as_chunks::<16>().0);
+        let outs = out.as_chunks_mut::<16>().0;
+        let n = xs.len().min(ys.len()).min(outs.len() / 2);
+        let (xs, ys, outs) = (&xs[..n], &ys[..n], &mut outs[..2 * n]);
+        for i in 0..n {
+            let (x, y) = (load_unaligned_m128i(&xs[i]), load_unaligned_m128i(&ys[i]));
             // Even nibbles: `x`'s low under `y`'s low; odd: the highs.
             let even = bitor_m128i(
                 bitand_m128i(x, low),
@@ -195,14 +195,10 @@ mod sse2 {
                 bitand_m128i(shr_imm_u16_m128i::<4>(x), low),
                 bitand_m128i(y, high),
             );
-            let Some(o) = out.get_mut(2 * k..2 * k + 32) else {
-                return k;
-            };
-            let (o0, o1) = o.split_at_mut(16);
-            o0.copy_from_slice(&<[u8; 16]>::from(unpack_low_i8_m128i(even, odd)));
-            o1.copy_from_slice(&<[u8; 16]>::from(unpack_high_i8_m128i(even, odd)));
+            outs[2 * i] = unpack_low_i8_m128i(even, odd).into();
+            outs[2 * i + 1] = unpack_high_i8_m128i(even, odd).into();
         }
-        n
+        16 * n
     }
 
     /// The inverse of [`weave_nibbles`]: bytes `2i`, `2i + 1` of `input`
@@ -210,33 +206,34 @@ mod sse2 {
     /// nibbles).
     #[inline(always)]
     pub(crate) fn unweave_nibbles(input: &[u8], a: &mut [u8], b: &mut [u8]) -> usize {
-        let n = a.len().min(b.len()).min(input.len() / 2) / 16 * 16;
         let (low, high) = (set_splat_i8_m128i(0x0F), set_splat_i8_m128i(0xF0u8 as i8));
         let bytes = set_splat_i16_m128i(0x00FF);
-        for k in (0..n).step_by(16) {
-            let Some(i) = input.get(2 * k..2 * k + 32) else {
-                return k;
-            };
-            let (Ok(i0), Ok(i1)) = (i[..16].try_into(), i[16..].try_into()) else {
-                return k;
+        let ins = input.as_chunks::<32>().0;
+        let (xs, ys) = (a.as_chunks_mut::<16>().0, b.as_chunks_mut::<16>().0);
+        let mut done = 0;
+        for ((i, x), y) in ins.iter().zip(xs).zip(ys) {
+            let (i0, i1) = i.split_at(16);
+            let (Ok(i0), Ok(i1)) = (i0.try_into(), i1.try_into()) else {
+                return done;
             };
             let (i0, i1) = (load_unaligned_m128i(i0), load_unaligned_m128i(i1));
             // The even and the odd bytes, each widened to 16 bits and
             // packed back (the values are below 256, so nothing saturates).
             let even = pack_i16_to_u8_m128i(bitand_m128i(i0, bytes), bitand_m128i(i1, bytes));
             let odd = pack_i16_to_u8_m128i(shr_imm_u16_m128i::<8>(i0), shr_imm_u16_m128i::<8>(i1));
-            let x = bitor_m128i(
+            *x = bitor_m128i(
                 bitand_m128i(even, low),
                 bitand_m128i(shl_imm_u16_m128i::<4>(odd), high),
-            );
-            let y = bitor_m128i(
+            )
+            .into();
+            *y = bitor_m128i(
                 bitand_m128i(shr_imm_u16_m128i::<4>(even), low),
                 bitand_m128i(odd, high),
-            );
-            a[k..k + 16].copy_from_slice(&<[u8; 16]>::from(x));
-            b[k..k + 16].copy_from_slice(&<[u8; 16]>::from(y));
+            )
+            .into();
+            done += 16;
         }
-        n
+        done
     }
 
     /// [`split`] where `T` is `U` (`S` bytes, `L` to a vector, `L2 = 2L`).
