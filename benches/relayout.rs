@@ -9,6 +9,13 @@
 //! project's 2-core machine two copies together run about 1.5x faster), so
 //! one-thread memcpy would flatter the threaded copy.
 //!
+//! `memcpy_cold` and `relayout_cold` time the same copies from a cold
+//! cache: before each one, a 64 MiB buffer (twice the machine's L3) is
+//! read, so both buffers come from memory. Repeated warm copies of the
+//! 16 MiB arrays (the seed layout, the `s4` pairs) keep much of both
+//! buffers in the L3, where `memcpy` runs about twice as fast as from
+//! memory and the relayout's own instructions set its speed.
+//!
 //! With the `simd` feature the groups are named `relayout_simd_<pair>`
 //! instead of `relayout_<pair>`, so that a run with it and one without
 //! keep their results apart.
@@ -20,7 +27,7 @@
 
 use std::hint::black_box;
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use xla_layout::{parse_array, RelayoutPlan};
 
 /// The pairs of the issue, `int4` as NumPy holds it (a byte per value)
@@ -89,8 +96,16 @@ const PAIRS: &[(&str, &str, &str, usize)] = &[
     ),
 ];
 
+/// Bytes read before each cold copy: twice the L3 of the project's
+/// machine (32 MiB), so that neither buffer is left in any cache.
+const EVICT_BYTES: usize = 64 << 20;
+
 fn relayout(c: &mut Criterion) {
     let filter: Option<String> = std::env::var("RELAYOUT_PAIRS").ok();
+    // Read, not written: evicting clean lines costs the timed copy
+    // nothing.
+    let evict: Vec<u64> = (0..EVICT_BYTES as u64 / 8).collect();
+    let cold = || black_box(evict.iter().fold(0u64, |s, x| s.wrapping_add(*x)));
     for &(name, from, to, nd) in PAIRS {
         if filter
             .as_deref()
@@ -120,6 +135,20 @@ fn relayout(c: &mut Criterion) {
         });
         g.bench_function("relayout", |bench| {
             bench.iter(|| plan.run_bytes(black_box(&src), &mut dst).unwrap())
+        });
+        g.bench_function("memcpy_cold", |bench| {
+            bench.iter_batched(
+                cold,
+                |_| copy.copy_from_slice(black_box(&src)),
+                BatchSize::PerIteration,
+            )
+        });
+        g.bench_function("relayout_cold", |bench| {
+            bench.iter_batched(
+                cold,
+                |_| plan.run_bytes(black_box(&src), &mut dst).unwrap(),
+                BatchSize::PerIteration,
+            )
         });
         #[cfg(feature = "rayon")]
         {

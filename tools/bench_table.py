@@ -62,15 +62,20 @@ def bytes_of(group):
 
 
 def relayout(kind):
-    print("| pair | relayout | fraction of memcpy | threads (fraction of threaded memcpy) | ndarray `assign(&a.t())` |")
-    print("|---|---|---|---|---|")
+    print(
+        "| pair | relayout | fraction of memcpy | from a cold cache (fraction of cold memcpy) "
+        "| threads (fraction of threaded memcpy) | ndarray `assign(&a.t())` |"
+    )
+    print("|---|---|---|---|---|---|")
     for name, text in PAIRS:
         g = f"{kind}_{name}"
         mem, one = median(g, "memcpy"), median(g, "relayout")
         many, nd = median(g, "threads", True), median(g, "ndarray", True)
         mem_many = median(g, "memcpy_threads", True)
+        mem_cold, cold = median(g, "memcpy_cold", True), median(g, "relayout_cold", True)
         gbs = lambda ns: bytes_of(g) / ns
         cells = [f"{gbs(one):.1f} GB/s", f"{mem / one:.2f}x"]
+        cells.append(f"{gbs(cold):.1f} GB/s ({mem_cold / cold:.2f}x)" if cold and mem_cold else "-")
         cells.append(f"{gbs(many):.1f} GB/s ({mem_many / many:.2f}x)" if many and mem_many else "-")
         cells.append(f"{gbs(nd):.2f} GB/s (ours {nd / one:.1f}x faster)" if nd else "-")
         print(f"| {text} | " + " | ".join(cells) + " |")
