@@ -248,28 +248,30 @@ mod sse2 {
         if !is::<T, U>() {
             return 0;
         }
-        let n = a.len().min(b.len()).min(run.len() / 2) / L * L;
-        for k in (0..n).step_by(L) {
-            let from = <&[T; L2]>::try_from(&run[2 * k..2 * k + L2]).ok();
-            let Some(from) = from.and_then(|r| (r as &dyn Any).downcast_ref::<[U; L2]>()) else {
-                return k;
+        let runs = run.as_chunks::<L2>().0;
+        let (xs, ys) = (a.as_chunks_mut::<L>().0, b.as_chunks_mut::<L>().0);
+        let mut done = 0;
+        for ((r, x), y) in runs.iter().zip(xs).zip(ys) {
+            // Always `Some`: `T` is `U`.
+            let from = (r as &dyn Any).downcast_ref::<[U; L2]>();
+            let x = (x as &mut dyn Any).downcast_mut::<[U; L]>();
+            let y = (y as &mut dyn Any).downcast_mut::<[U; L]>();
+            let (Some(from), Some(x), Some(y)) = (from, x, y) else {
+                return done;
             };
             let (lo, hi) = U::bytes(from).split_at(16);
             let (Ok(lo), Ok(hi)) = (lo.try_into(), hi.try_into()) else {
-                return k;
+                return done;
             };
             let mut v = [load_unaligned_m128i(lo), load_unaligned_m128i(hi)];
             for _ in 0..L.trailing_zeros() {
                 Shuffle::<S>.transpose(&mut v);
             }
-            for (row, v) in [&mut *a, &mut *b].into_iter().zip(v) {
-                let out = <&mut [T; L]>::try_from(&mut row[k..k + L]).ok();
-                let out = out.and_then(|o| (o as &mut dyn Any).downcast_mut::<[U; L]>());
-                let Some(out) = out else { return k };
-                U::bytes_mut(out).copy_from_slice(&<[u8; 16]>::from(v));
-            }
+            U::bytes_mut(x).copy_from_slice(&<[u8; 16]>::from(v[0]));
+            U::bytes_mut(y).copy_from_slice(&<[u8; 16]>::from(v[1]));
+            done += L;
         }
-        n
+        done
     }
 
     /// Interleaving of two vectors' low or high halves, element by element,
