@@ -795,6 +795,11 @@ fn int4_pairs_of_tpu_layouts_both_ways() {
         // contiguous (each nibble padded to a byte): not a split pair.
         ("s4[4,2]{1,0:E(4)}", "s4[4,2]{0,1:T(1)(2)E(4)}"),
         ("s4[8,16]{1,0:E(4)}", "s4[8,16]{0,1:T(1)(2)E(4)}"),
+        // Transposes: whole tiles of 64 rows by 128 nibbles (the `simd`
+        // shuffles) and the rows and columns left over (one by one).
+        ("u4[128,256]{1,0:E(4)}", "u4[128,256]{0,1:E(4)}"),
+        ("s4[130,260]{1,0:E(4)}", "s4[130,260]{0,1:E(4)}"),
+        ("s4[260,130]{0,1:E(4)}", "s4[260,130]{1,0:E(4)}"),
     ] {
         let (a, b) = (parse_array(from).unwrap(), parse_array(to).unwrap());
         let plan = RelayoutPlan::new(&a, &b).unwrap();

@@ -399,7 +399,8 @@ impl NibbleBlock {
     /// Tiles of [`TILE_ROWS`] source rows and [`TILE_BYTES`] bytes of each:
     /// the tile is copied out first (rows a power of two apart would evict
     /// each other from the L1 while their columns are gathered), then each
-    /// destination row gets one run per tile. Out of line: the tile (4 KiB)
+    /// destination row gets one run per tile (whole tiles through
+    /// `simd::transpose_nibbles` where it applies). Out of line: the tile (4 KiB)
     /// is on the stack only for these copies.
     #[inline(never)]
     fn copy(&self, src: &[u8], s: usize, dst: &mut [u8], d: usize) {
@@ -412,6 +413,15 @@ impl NibbleBlock {
                 for (i, t) in tile[..pn].iter_mut().enumerate() {
                     let at = s + (p0 + i) * self.row + b0;
                     t[..bn].copy_from_slice(&src[at..at + bn]);
+                }
+                let to = d + 2 * b0 * self.col + p0 / 2;
+                let last = to + (2 * TILE_BYTES - 1) * self.col + TILE_ROWS / 2;
+                if pn == TILE_ROWS
+                    && bn == TILE_BYTES
+                    && last <= dst.len()
+                    && simd::transpose_nibbles(&tile, dst, to, self.col)
+                {
+                    continue;
                 }
                 for j in 0..bn {
                     let q = 2 * (b0 + j);

@@ -15,13 +15,15 @@
 //! scalar (see `block`). Without the feature, or off x86, `block` copies
 //! nothing and the scalar loops in `kernels.rs` run.
 //!
-//! Three smaller kernels use the same interleaves: `split` turns a run of
+//! Smaller kernels use the same interleaves: `split` turns a run of
 //! pairs back into two rows (the `(2,1)` sub-tiles of 16-bit layouts back
 //! to rows), and `weave_nibbles` / `unweave_nibbles` do the same for the
 //! `(2,1)` sub-tiles of `E(4)` layouts, where a byte holds one nibble of
 //! each row. Each returns how much it did; the caller's scalar loop does
 //! the rest. (Weaving two rows of whole elements into pairs needs none:
-//! the compiler vectorises that loop itself.)
+//! the compiler vectorises that loop itself.) `transpose_nibbles`
+//! transposes a whole tile of `E(4)` nibbles: 16 x 16 bytes by
+//! interleaving, then the nibbles of each pair of rows apart.
 
 #[cfg(all(
     feature = "simd",
@@ -206,8 +208,6 @@ mod sse2 {
     /// nibbles).
     #[inline(always)]
     pub(crate) fn unweave_nibbles(input: &[u8], a: &mut [u8], b: &mut [u8]) -> usize {
-        let (low, high) = (set_splat_i8_m128i(0x0F), set_splat_i8_m128i(0xF0u8 as i8));
-        let bytes = set_splat_i16_m128i(0x00FF);
         let ins = input.as_chunks::<32>().0;
         let (xs, ys) = (a.as_chunks_mut::<16>().0, b.as_chunks_mut::<16>().0);
         let mut done = 0;
@@ -216,24 +216,79 @@ mod sse2 {
             let (Ok(i0), Ok(i1)) = (i0.try_into(), i1.try_into()) else {
                 return done;
             };
-            let (i0, i1) = (load_unaligned_m128i(i0), load_unaligned_m128i(i1));
-            // The even and the odd bytes, each widened to 16 bits and
-            // packed back (the values are below 256, so nothing saturates).
-            let even = pack_i16_to_u8_m128i(bitand_m128i(i0, bytes), bitand_m128i(i1, bytes));
-            let odd = pack_i16_to_u8_m128i(shr_imm_u16_m128i::<8>(i0), shr_imm_u16_m128i::<8>(i1));
-            *x = bitor_m128i(
-                bitand_m128i(even, low),
-                bitand_m128i(shl_imm_u16_m128i::<4>(odd), high),
-            )
-            .into();
-            *y = bitor_m128i(
-                bitand_m128i(shr_imm_u16_m128i::<4>(even), low),
-                bitand_m128i(odd, high),
-            )
-            .into();
+            let (a, b) = unweave(load_unaligned_m128i(i0), load_unaligned_m128i(i1));
+            (*x, *y) = (a.into(), b.into());
             done += 16;
         }
         done
+    }
+
+    /// The 32 bytes `i0`, `i1` as 16 pairs: byte `i` of the first vector
+    /// returned is the low nibble of pair `i`'s first byte under the low
+    /// nibble of its second; of the second vector, the high nibbles.
+    #[inline(always)]
+    fn unweave(i0: m128i, i1: m128i) -> (m128i, m128i) {
+        let (low, high) = (set_splat_i8_m128i(0x0F), set_splat_i8_m128i(0xF0u8 as i8));
+        let bytes = set_splat_i16_m128i(0x00FF);
+        // The even and the odd bytes, each widened to 16 bits and packed
+        // back (the values are below 256, so nothing saturates).
+        let even = pack_i16_to_u8_m128i(bitand_m128i(i0, bytes), bitand_m128i(i1, bytes));
+        let odd = pack_i16_to_u8_m128i(shr_imm_u16_m128i::<8>(i0), shr_imm_u16_m128i::<8>(i1));
+        (
+            bitor_m128i(
+                bitand_m128i(even, low),
+                bitand_m128i(shl_imm_u16_m128i::<4>(odd), high),
+            ),
+            bitor_m128i(
+                bitand_m128i(shr_imm_u16_m128i::<4>(even), low),
+                bitand_m128i(odd, high),
+            ),
+        )
+    }
+
+    /// A tile of 64 rows of 128 nibbles (64 bytes each) transposed: nibble
+    /// column `q` of the tile becomes destination row `q`, 64 nibbles (32
+    /// bytes) at `dst[to + q * col..]`, row `2k`'s nibble low and row
+    /// `2k + 1`'s high in byte `k`. Each 16 x 16 block of bytes is
+    /// transposed by interleaving, then each column of 32 rows is split
+    /// into its low and high nibbles as `unweave_nibbles` does. `false`,
+    /// with the tile partly written, only if a destination row does not
+    /// fit (the caller checked that they do).
+    pub(crate) fn transpose_nibbles(
+        tile: &[[u8; 64]; 64],
+        dst: &mut [u8],
+        to: usize,
+        col: usize,
+    ) -> bool {
+        for h in 0..2 {
+            for g in 0..4 {
+                let half = |k0: usize| -> [m128i; 16] {
+                    let mut v: [m128i; 16] = core::array::from_fn(|k| {
+                        let row = &tile[32 * h + k0 + k];
+                        let (_, rest) = row.split_at(16 * g);
+                        match rest.first_chunk::<16>() {
+                            Some(bytes) => load_unaligned_m128i(bytes),
+                            None => m128i::default(),
+                        }
+                    });
+                    Shuffle::<1>.transpose(&mut v);
+                    v
+                };
+                let (v, w) = (half(0), half(16));
+                for (m, (v, w)) in v.into_iter().zip(w).enumerate() {
+                    let (a, b) = unweave(v, w);
+                    let q = 2 * (16 * g + m);
+                    for (r, x) in [(q, a), (q + 1, b)] {
+                        let at = to + r * col + 16 * h;
+                        let Some(out) = dst.get_mut(at..at + 16) else {
+                            return false;
+                        };
+                        out.copy_from_slice(&<[u8; 16]>::from(x));
+                    }
+                }
+            }
+        }
+        true
     }
 
     /// [`split`] where `T` is `U` (`S` bytes, `L` to a vector, `L2 = 2L`).
@@ -380,7 +435,8 @@ mod sse2 {
     target_feature = "sse2"
 ))]
 pub(super) use sse2::{
-    block, bytes, prefetch, prefetch_write, split, unweave_nibbles, weave_nibbles,
+    block, bytes, prefetch, prefetch_write, split, transpose_nibbles, unweave_nibbles,
+    weave_nibbles,
 };
 
 #[cfg(not(all(
@@ -389,7 +445,8 @@ pub(super) use sse2::{
     target_feature = "sse2"
 )))]
 pub(super) use none::{
-    block, bytes, prefetch, prefetch_write, split, unweave_nibbles, weave_nibbles,
+    block, bytes, prefetch, prefetch_write, split, transpose_nibbles, unweave_nibbles,
+    weave_nibbles,
 };
 
 /// Without the feature (or without SSE2): no type is loaded as bytes,
@@ -436,5 +493,10 @@ mod none {
     #[inline(always)]
     pub(crate) fn unweave_nibbles(_: &[u8], _: &mut [u8], _: &mut [u8]) -> usize {
         0
+    }
+
+    #[inline(always)]
+    pub(crate) fn transpose_nibbles(_: &[[u8; 64]; 64], _: &mut [u8], _: usize, _: usize) -> bool {
+        false
     }
 }
