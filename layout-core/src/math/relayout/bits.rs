@@ -414,14 +414,17 @@ impl NibbleBlock {
                     let at = s + (p0 + i) * self.row + b0;
                     t[..bn].copy_from_slice(&src[at..at + bn]);
                 }
-                let to = d + 2 * b0 * self.col + p0 / 2;
-                let last = to + (2 * TILE_BYTES - 1) * self.col + TILE_ROWS / 2;
-                if pn == TILE_ROWS
-                    && bn == TILE_BYTES
-                    && last <= dst.len()
-                    && simd::transpose_nibbles(&tile, dst, to, self.col)
-                {
-                    continue;
+                if pn == TILE_ROWS && bn == TILE_BYTES {
+                    // The tile's first destination byte, and whether its
+                    // last row ends inside `dst`.
+                    let to = d + 2 * b0 * self.col + p0 / 2;
+                    let fits = (2 * TILE_BYTES - 1)
+                        .checked_mul(self.col)
+                        .and_then(|x| x.checked_add(to + TILE_ROWS / 2))
+                        .is_some_and(|last| last <= dst.len());
+                    if fits && simd::transpose_nibbles(&tile, dst, to, self.col) {
+                        continue;
+                    }
                 }
                 for j in 0..bn {
                     let q = 2 * (b0 + j);
