@@ -758,6 +758,41 @@ fn matches_offsets(from: &str, to: &str) {
     }
 }
 
+/// Transposes where the runs on one side or both are shorter than a
+/// cache line (a tiled destination across the transpose, or tiles on
+/// both sides): the blocks take part of the loop that continues a short
+/// run, so block columns fall in two groups of destination rows. Whole
+/// tiles, edges and padding; every width; sub-tiles on both sides.
+#[test]
+fn transposes_between_tilings() {
+    for (ty, a, b) in [
+        ("f32", "T(8,128)", "T(8,128)"),
+        ("f64", "T(4,8)", "T(4,8)"),
+        ("u8", "T(16,32)", "T(8,16)"),
+        ("bf16", "T(8,128)", "T(8,64)"),
+        ("c128", "T(2,4)", "T(4,2)"),
+        ("bf16", "T(8,128)(2,1)", "T(8,128)(2,1)"),
+        ("u8", "T(32,128)(4,1)", "T(32,128)(4,1)"),
+        ("u8", "T(16,128)(2,1)", "T(32,128)(4,1)"),
+    ] {
+        for (r, c) in [(256, 384), (300, 200), (64, 512)] {
+            let rows = format!("{ty}[{r},{c}]{{1,0:{a}}}");
+            let cols = format!("{ty}[{r},{c}]{{0,1:{b}}}");
+            matches_offsets(&rows, &cols);
+            matches_offsets(&cols, &rows);
+        }
+    }
+    // Column-major into row tiles: source runs of 8 or 16 bytes.
+    for ty in ["u8", "bf16", "f32"] {
+        for (r, c) in [(256, 512), (200, 300)] {
+            let cols = format!("{ty}[{r},{c}]{{0,1}}");
+            let tiled = format!("{ty}[{r},{c}]{{1,0:T(8,128)}}");
+            matches_offsets(&cols, &tiled);
+            matches_offsets(&tiled, &cols);
+        }
+    }
+}
+
 /// Rows into and out of `(2,1)` sub-tiles that keep the rows' order
 /// (each run of pairs woven from two source rows, or split back into
 /// two): 1-, 2-, 4- and 8-byte elements, with tile widths that are a
@@ -800,6 +835,19 @@ fn int4_pairs_of_tpu_layouts_both_ways() {
         ("u4[128,256]{1,0:E(4)}", "u4[128,256]{0,1:E(4)}"),
         ("s4[130,260]{1,0:E(4)}", "s4[130,260]{0,1:E(4)}"),
         ("s4[260,130]{0,1:E(4)}", "s4[260,130]{1,0:E(4)}"),
+        // Transposes into and out of tiles: whole bytes on both sides,
+        // copied as a byte transpose; and tiled on both sides.
+        ("s4[64,512]{1,0:E(4)}", "s4[64,512]{0,1:T(8,128)(2,1)E(4)}"),
+        ("u4[64,512]{1,0:T(8,128)(2,1)E(4)}", "u4[64,512]{0,1:E(4)}"),
+        ("s4[40,300]{1,0:T(8,128)(2,1)E(4)}", "s4[40,300]{0,1:E(4)}"),
+        (
+            "s4[128,256]{1,0:T(8,128)(2,1)E(4)}",
+            "s4[128,256]{0,1:T(8,128)(2,1)E(4)}",
+        ),
+        (
+            "u4[136,264]{0,1:T(8,128)(2,1)E(4)}",
+            "u4[136,264]{1,0:T(8,128)(2,1)E(4)}",
+        ),
     ] {
         let (a, b) = (parse_array(from).unwrap(), parse_array(to).unwrap());
         let plan = RelayoutPlan::new(&a, &b).unwrap();

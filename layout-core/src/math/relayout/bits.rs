@@ -5,7 +5,7 @@
 //! bits) is repacked: sign-extended for signed integers, zero-extended
 //! otherwise.
 
-use super::kernels::each;
+use super::kernels::{self, each};
 use super::modes::{Mode, Nest};
 use super::simd;
 use crate::base::element::ElementType;
@@ -163,11 +163,22 @@ impl Copier {
         }
         let bytes = |m: &Mode| m.src.is_multiple_of(k) && m.dst.is_multiple_of(k);
         if m0.src == 1 && m0.dst == 1 && m0.range % k == 0 && rest.iter().all(bytes) {
-            let len = (m0.range / k) as usize;
-            let outer = Nest::scaled(rest, k, k, 0, 0);
-            each(outer.loops(), n.src / k, n.dst / k, |s, d| {
-                dst[d..d + len].copy_from_slice(&src[s..s + len]);
-            });
+            // Whole bytes on both sides: the byte copy's runs and blocks
+            // (a byte as an array of one, which `simd` shuffles).
+            let run = m0.range / k;
+            let bytes = if run > 1 {
+                let mut b = Nest::scaled(modes, k, k, n.src / k, n.dst / k);
+                b.modes[0] = Mode {
+                    range: run,
+                    src: 1,
+                    dst: 1,
+                };
+                b
+            } else {
+                Nest::scaled(rest, k, k, n.src / k, n.dst / k)
+            };
+            let (src, dst) = (src.as_chunks::<1>().0, dst.as_chunks_mut::<1>().0);
+            kernels::copy_nest(&bytes, src, dst);
             return true;
         }
         if w != 4 || rest.is_empty() {
