@@ -184,6 +184,9 @@ impl Copier {
         if w != 4 || rest.is_empty() {
             return false;
         }
+        if self.nibble_squares(n, src, dst) {
+            return true;
+        }
         // Nibble pairs, the `(2,1)` sub-tile of `E(4)` layouts: two source
         // rows woven into one destination run, or one source run split
         // into two destination rows.
@@ -230,6 +233,29 @@ impl Copier {
 }
 
 impl Copier {
+    /// `E(4)` `(2,1)` sub-tiles transposed on both sides (both layouts
+    /// tiled so, transposed to each other): each 2 x 2 square of nibbles
+    /// is two bytes on both sides, so the box is a transpose of 2-byte
+    /// squares, each transposed on the way. `false` for other boxes.
+    fn nibble_squares(&self, n: &Nest, src: &[u8], dst: &mut [u8]) -> bool {
+        let modes = &n.modes[..n.len];
+        let [m0, m1, rest @ ..] = modes else {
+            return false;
+        };
+        let pair = |m: &Mode, s, d| (m.range, m.src, m.dst) == (2, s, d);
+        let whole = |x: u64| x.is_multiple_of(4);
+        if !pair(m0, 2, 1) || !pair(m1, 1, 2) || !whole(n.src) || !whole(n.dst) {
+            return false;
+        }
+        if !rest.iter().all(|m| whole(m.src) && whole(m.dst)) {
+            return false;
+        }
+        let squares = Nest::scaled(rest, 4, 4, n.src / 4, n.dst / 4);
+        let (src, dst) = (src.as_chunks::<2>().0, dst.as_chunks_mut::<2>().0);
+        kernels::copy_fixed::<[u8; 2], NibbleSquare>(&squares, src, dst);
+        true
+    }
+
     /// Values of `w` bits (1, 2 or 4) from a byte each into slots of `w`
     /// bits (`s4` as NumPy holds it into `E(4)`, `pred` into `E(1)`): a
     /// contiguous run `8 / w` values to a byte, or for nibbles two source
@@ -448,6 +474,18 @@ impl NibbleBlock {
                 }
             }
         }
+    }
+}
+
+/// A 2 x 2 square of nibbles in two bytes (byte `i` holds row `i`),
+/// transposed.
+struct NibbleSquare;
+
+impl kernels::Fix<[u8; 2]> for NibbleSquare {
+    const SAME: bool = false;
+    #[inline(always)]
+    fn fix([a, b]: [u8; 2]) -> [u8; 2] {
+        [(a & 0x0F) | (b << 4), (a >> 4) | (b & 0xF0)]
     }
 }
 

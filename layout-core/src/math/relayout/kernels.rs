@@ -117,7 +117,20 @@ pub(crate) fn copy_nest<T: Copy + 'static>(n: &Nest, src: &[T], dst: &mut [T]) {
         }
         return;
     }
-    if m0.dst == 1 && blocks(n, src, dst) {
+    if m0.dst == 1 && m0.src == m0.range {
+        // `K` x `K` sub-tiles transposed on both sides (`(2,1)` or `(4,1)`
+        // sub-tiles of layouts transposed to each other): blocks of
+        // sub-tiles, each transposed on the way.
+        let sub = match (core::mem::size_of::<T>(), m0.range) {
+            (1 | 2, 2) => sub_tiles::<T, 2, 4>(n, src, dst),
+            (1, 4) => sub_tiles::<T, 4, 16>(n, src, dst),
+            _ => false,
+        };
+        if sub {
+            return;
+        }
+    }
+    if m0.dst == 1 && blocks::<T, Same>(n, src, dst) {
         return;
     }
     let (r, ss, ds) = (m0.range as usize, m0.src as usize, m0.dst as usize);
@@ -181,12 +194,100 @@ fn units<T: Copy + 'static, const R: usize>(n: &Nest, src: &[T], dst: &mut [T]) 
         return false;
     }
     let u = Nest::scaled(rest, r, r, n.src / r, n.dst / r);
-    blocks(&u, src.as_chunks::<R>().0, dst.as_chunks_mut::<R>().0)
+    blocks::<_, Same>(&u, src.as_chunks::<R>().0, dst.as_chunks_mut::<R>().0)
+}
+
+/// What happens to an element on its way: nothing ([`Same`]), or a
+/// transpose of the `K` x `K` sub-tile it stands for ([`Transposed`]).
+pub(crate) trait Fix<T> {
+    /// Whether [`Fix::fix`] returns its argument (the shuffles apply).
+    const SAME: bool;
+    fn fix(t: T) -> T;
+}
+
+/// Elements copied as they are.
+pub(crate) struct Same;
+
+impl<T> Fix<T> for Same {
+    const SAME: bool = true;
+    #[inline(always)]
+    fn fix(t: T) -> T {
+        t
+    }
+}
+
+/// A `K` x `K` sub-tile, row by row, transposed.
+pub(crate) struct Transposed<const K: usize>;
+
+impl<E: Copy, const K: usize, const KK: usize> Fix<[E; KK]> for Transposed<K> {
+    const SAME: bool = false;
+    #[inline(always)]
+    fn fix(t: [E; KK]) -> [E; KK] {
+        core::array::from_fn(|i| t[i % K * K + i / K])
+    }
+}
+
+/// The box as `K` x `K` sub-tiles (`KK` elements) contiguous on both
+/// sides and transposed between them, when its first loops are the
+/// sub-tile's (`K` steps of `K` in the source and 1 in the destination,
+/// then `K` of 1 and `K`) and every other step moves whole sub-tiles:
+/// each copied as one element of `KK`, transposed on the way. `false`,
+/// with nothing copied, otherwise (or for small boxes).
+#[inline(never)]
+fn sub_tiles<T: Copy + 'static, const K: usize, const KK: usize>(
+    n: &Nest,
+    src: &[T],
+    dst: &mut [T],
+) -> bool {
+    let k = K as u64;
+    let modes = &n.modes[..n.len];
+    let [m0, m1, rest @ ..] = modes else {
+        return false;
+    };
+    let sub = Mode {
+        range: k,
+        src: 1,
+        dst: k,
+    };
+    if (m0.range, m0.src, m0.dst) != (k, k, 1) || *m1 != sub {
+        return false;
+    }
+    let whole = |x: u64| x.is_multiple_of(k * k);
+    let count = rest.iter().fold(1u64, |c, m| c.saturating_mul(m.range));
+    if count < 256 || !whole(n.src) || !whole(n.dst) {
+        return false;
+    }
+    if !rest.iter().all(|m| whole(m.src) && whole(m.dst)) {
+        return false;
+    }
+    let kk = k * k;
+    let u = Nest::scaled(rest, kk, kk, n.src / kk, n.dst / kk);
+    copy_fixed::<[T; KK], Transposed<K>>(&u, src.as_chunks::<KK>().0, dst.as_chunks_mut::<KK>().0);
+    true
+}
+
+/// [`copy_nest`] with every element passed through `X` (no shuffles,
+/// no special runs): blocks where the box is a transpose, else loops.
+pub(crate) fn copy_fixed<T: Copy + 'static, X: Fix<T>>(n: &Nest, src: &[T], dst: &mut [T]) {
+    let modes = &n.modes[..n.len];
+    let Some((&m0, rest)) = modes.split_first() else {
+        dst[n.dst as usize] = X::fix(src[n.src as usize]);
+        return;
+    };
+    if m0.dst == 1 && m0.src != 1 && blocks::<T, X>(n, src, dst) {
+        return;
+    }
+    let (r, ss, ds) = (m0.range as usize, m0.src as usize, m0.dst as usize);
+    each(rest, n.src, n.dst, |s, d| {
+        for i in 0..r {
+            dst[d + i * ds] = X::fix(src[s + i * ss]);
+        }
+    });
 }
 
 /// Transposed blocks: `false` (nothing copied) when the box is not one.
 #[inline(never)]
-fn blocks<T: Copy + 'static>(n: &Nest, src: &[T], dst: &mut [T]) -> bool {
+fn blocks<T: Copy + 'static, X: Fix<T>>(n: &Nest, src: &[T], dst: &mut [T]) -> bool {
     let Some((m0, mq, mut outer, len)) = n.transposed() else {
         return false;
     };
@@ -260,7 +361,7 @@ fn blocks<T: Copy + 'static>(n: &Nest, src: &[T], dst: &mut [T]) -> bool {
     // elements) can be crowded.
     block.crowded = line > 2 * PASS && block.crowded::<T>(line);
     let outer = &mut outer[..len];
-    if block.rp0 == 0 && block.rq0 == 0 && block.rp == 2 && block.dq == 2 {
+    if X::SAME && block.rp0 == 0 && block.rq0 == 0 && block.rp == 2 && block.dq == 2 {
         // Two source rows woven into one destination run (rows to the
         // `(2,1)` sub-tiles of 16-bit layouts).
         let (rq, sp) = (block.rq, block.sp);
@@ -273,7 +374,7 @@ fn blocks<T: Copy + 'static>(n: &Nest, src: &[T], dst: &mut [T]) -> bool {
         });
         return true;
     }
-    if block.rp0 == 0 && block.rq0 == 0 && block.rq == 2 && block.sp == 2 {
+    if X::SAME && block.rp0 == 0 && block.rq0 == 0 && block.rq == 2 && block.sp == 2 {
         // One source run split into two destination rows (the `(2,1)`
         // sub-tiles back to rows): like contiguous runs, faster with the
         // source read front to back. (Woven runs are faster the other
@@ -292,7 +393,9 @@ fn blocks<T: Copy + 'static>(n: &Nest, src: &[T], dst: &mut [T]) -> bool {
         });
         return true;
     }
-    each(outer, n.src, n.dst, |s, d| block.copy(src, s, dst, d));
+    each(outer, n.src, n.dst, |s, d| {
+        block.copy::<T, X>(src, s, dst, d)
+    });
     true
 }
 
@@ -386,19 +489,19 @@ impl Block {
         false
     }
 
-    fn copy<T: Copy + 'static>(&self, src: &[T], s: usize, dst: &mut [T], d: usize) {
+    fn copy<T: Copy + 'static, X: Fix<T>>(&self, src: &[T], s: usize, dst: &mut [T], d: usize) {
         // Squares of one cache line (64 bytes) a side: every line of
         // either side is read or written whole, once.
         match core::mem::size_of::<T>() {
-            1 => self.squares::<T, 64>(src, s, dst, d),
-            2 => self.squares::<T, 32>(src, s, dst, d),
-            4 => self.squares::<T, 16>(src, s, dst, d),
-            8 => self.squares::<T, 8>(src, s, dst, d),
-            _ => self.squares::<T, 4>(src, s, dst, d),
+            1 => self.squares::<T, X, 64>(src, s, dst, d),
+            2 => self.squares::<T, X, 32>(src, s, dst, d),
+            4 => self.squares::<T, X, 16>(src, s, dst, d),
+            8 => self.squares::<T, X, 8>(src, s, dst, d),
+            _ => self.squares::<T, X, 4>(src, s, dst, d),
         }
     }
 
-    fn squares<T: Copy + 'static, const N: usize>(
+    fn squares<T: Copy + 'static, X: Fix<T>, const N: usize>(
         &self,
         src: &[T],
         s: usize,
@@ -407,23 +510,23 @@ impl Block {
     ) {
         if self.rp >= N && self.rq >= N {
             if N > 2 * PASS && self.crowded {
-                return self.strip::<T, N, N, PASS>(src, s, dst, d);
+                return self.strip::<T, X, N, N, PASS>(src, s, dst, d);
             }
-            return self.strip::<T, N, N, N>(src, s, dst, d);
+            return self.strip::<T, X, N, N, N>(src, s, dst, d);
         }
         match (self.rp, self.rq) {
-            (2, q) if q >= 32 => self.strip::<T, 2, 32, 2>(src, s, dst, d),
-            (4, q) if q >= 16 => self.strip::<T, 4, 16, 4>(src, s, dst, d),
-            (p, 2) if p >= 32 => self.strip::<T, 32, 2, 32>(src, s, dst, d),
-            (p, 4) if p >= 16 => self.strip::<T, 16, 4, 16>(src, s, dst, d),
-            (p, q) if p >= 8 && q >= 8 => self.strip::<T, 8, 8, 8>(src, s, dst, d),
-            _ => self.edges(src, s, dst, d, 0, 0),
+            (2, q) if q >= 32 => self.strip::<T, X, 2, 32, 2>(src, s, dst, d),
+            (4, q) if q >= 16 => self.strip::<T, X, 4, 16, 4>(src, s, dst, d),
+            (p, 2) if p >= 32 => self.strip::<T, X, 32, 2, 32>(src, s, dst, d),
+            (p, 4) if p >= 16 => self.strip::<T, X, 16, 4, 16>(src, s, dst, d),
+            (p, q) if p >= 8 && q >= 8 => self.strip::<T, X, 8, 8, 8>(src, s, dst, d),
+            _ => self.edges::<T, X>(src, s, dst, d, 0, 0),
         }
     }
 
     /// Blocks of `P` x `Q` (in passes of `H` rows when `H < P`), the
     /// source's contiguous direction innermost, then the rest.
-    fn strip<T: Copy + 'static, const P: usize, const Q: usize, const H: usize>(
+    fn strip<T: Copy + 'static, X: Fix<T>, const P: usize, const Q: usize, const H: usize>(
         &self,
         src: &[T],
         s: usize,
@@ -441,12 +544,12 @@ impl Block {
             for q0 in (0..qn).step_by(qm) {
                 for p in (p0..(p0 + pm).min(pn)).step_by(P) {
                     for q in (q0..(q0 + qm).min(qn)).step_by(Q) {
-                        self.micro::<T, P, Q, H>(src, s, dst, d, p, q);
+                        self.micro::<T, X, P, Q, H>(src, s, dst, d, p, q);
                     }
                 }
             }
         }
-        self.edges(src, s, dst, d, pn, qn);
+        self.edges::<T, X>(src, s, dst, d, pn, qn);
     }
 
     /// Source offset of block row `p` from the block's start.
@@ -460,7 +563,7 @@ impl Block {
     }
 
     /// The elements outside `0..pn` x `0..qn`, one by one.
-    fn edges<T: Copy + 'static>(
+    fn edges<T: Copy + 'static, X: Fix<T>>(
         &self,
         src: &[T],
         s: usize,
@@ -469,12 +572,12 @@ impl Block {
         pn: usize,
         qn: usize,
     ) {
-        self.elements(src, s, dst, d, pn..self.rp, 0..qn);
-        self.elements(src, s, dst, d, 0..self.rp, qn..self.rq);
+        self.elements::<T, X>(src, s, dst, d, pn..self.rp, 0..qn);
+        self.elements::<T, X>(src, s, dst, d, 0..self.rp, qn..self.rq);
     }
 
     /// The elements of rows `ps` and columns `qs` of the block, one by one.
-    fn elements<T: Copy + 'static>(
+    fn elements<T: Copy + 'static, X: Fix<T>>(
         &self,
         src: &[T],
         s: usize,
@@ -485,7 +588,7 @@ impl Block {
     ) {
         for q in qs {
             for p in ps.clone() {
-                dst[d + p + self.col(q)] = src[s + self.row(p) + q];
+                dst[d + p + self.col(q)] = X::fix(src[s + self.row(p) + q]);
             }
         }
     }
@@ -524,7 +627,7 @@ impl Block {
     #[inline(always)]
     // `rows[i][j]`: column `j` of every row, by design.
     #[allow(clippy::needless_range_loop)]
-    fn micro<T: Copy + 'static, const P: usize, const Q: usize, const H: usize>(
+    fn micro<T: Copy + 'static, X: Fix<T>, const P: usize, const Q: usize, const H: usize>(
         &self,
         src: &[T],
         s: usize,
@@ -534,7 +637,7 @@ impl Block {
         q: usize,
     ) {
         if H < P {
-            return self.passes::<T, P, Q, H>(src, s, dst, d, p, q);
+            return self.passes::<T, X, P, Q, H>(src, s, dst, d, p, q);
         }
         // Not `passes` with one pass: finding the rows as they are read
         // measured 15% fewer instructions and up to 25% faster (f64
@@ -544,7 +647,7 @@ impl Block {
         // one element at a time, is never taken).
         let first: &[T; Q] = match src[from..from + Q].try_into() {
             Ok(r) => r,
-            Err(_) => return self.elements(src, s, dst, d, p..p + P, q..q + Q),
+            Err(_) => return self.elements::<T, X>(src, s, dst, d, p..p + P, q..q + Q),
         };
         let mut rows = [first; P];
         let mut at = from;
@@ -552,7 +655,7 @@ impl Block {
         for row in rows.iter_mut() {
             *row = match src[at..at + Q].try_into() {
                 Ok(r) => r,
-                Err(_) => return self.elements(src, s, dst, d, p..p + P, q..q + Q),
+                Err(_) => return self.elements::<T, X>(src, s, dst, d, p..p + P, q..q + Q),
             };
             if simd::bytes::<T>() {
                 // The next block's line of this row, asked for in L2 now:
@@ -564,7 +667,9 @@ impl Block {
             (at, inner) = self.next_row(at, inner);
         }
         let to = d + p;
-        if self.even_cols::<Q>() {
+        if !X::SAME {
+            // Elements that change on the way: no shuffles.
+        } else if self.even_cols::<Q>() {
             if simd::block(&rows, dst, to + self.col(q), self.dq) {
                 return;
             }
@@ -578,7 +683,7 @@ impl Block {
         }
         // Each destination row gathers one column of the block.
         for j in 0..Q {
-            let out: [T; P] = core::array::from_fn(|i| rows[i][j]);
+            let out: [T; P] = core::array::from_fn(|i| X::fix(rows[i][j]));
             let at = to + self.col(q + j);
             dst[at..at + P].copy_from_slice(&out);
         }
@@ -609,7 +714,7 @@ impl Block {
     #[inline(always)]
     // `rows[i][j]`: column `j` of every row, by design.
     #[allow(clippy::needless_range_loop, clippy::too_many_arguments)]
-    fn passes<T: Copy + 'static, const P: usize, const Q: usize, const H: usize>(
+    fn passes<T: Copy + 'static, X: Fix<T>, const P: usize, const Q: usize, const H: usize>(
         &self,
         src: &[T],
         s: usize,
@@ -640,7 +745,7 @@ impl Block {
             }
             Some(rows)
         };
-        if simd::bytes::<T>() {
+        if X::SAME && simd::bytes::<T>() {
             // The next block's lines of these rows, asked for now (into
             // L2: in L1 they would crowd one set too): 4096 x 4096
             // transposes measured about 1.4x faster with it on bf16, 1.15x
@@ -654,7 +759,7 @@ impl Block {
         }
         for h in (0..P).step_by(H) {
             let Some(rows) = pass(h) else {
-                return self.elements(src, s, dst, d, p..p + P, q..q + Q);
+                return self.elements::<T, X>(src, s, dst, d, p..p + P, q..q + Q);
             };
             // Each destination row gathers one column of the pass,
             // written in place (a copy through an array on the stack
@@ -662,7 +767,7 @@ impl Block {
             for j in 0..Q {
                 let at = to + self.col(q + j) + h;
                 for (o, r) in dst[at..at + H].iter_mut().zip(&rows) {
-                    *o = r[j];
+                    *o = X::fix(r[j]);
                 }
             }
         }
