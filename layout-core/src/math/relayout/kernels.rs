@@ -309,15 +309,15 @@ fn blocks<T: Copy + 'static, X: Fix<T>>(n: &Nest, src: &[T], dst: &mut [T]) -> b
     // A source run shorter than a line that continues in a later loop
     // (the destination tiled across the transpose): take a line's worth
     // of that loop into the block where the destination's runs are short
-    // too (tiled on both sides), or the source's are at most 16 bytes
-    // (runs and rows of 2 keep the paths below). With both short, the first loop then gives a square's side. (f32
-    // `{1,0:T(8,128)}` -> `{0,1:T(8,128)}` measured 0.23x of memcpy with
+    // too (tiled on both sides), or the source's are under 16 bytes (runs
+    // and rows of 2 keep the paths below). With both short, the first
+    // loop then gives a square's side. Interleaved runs, fractions of
+    // memcpy: f32 `{1,0:T(8,128)}` -> `{0,1:T(8,128)}` 0.23x with
     // neither, 0.36x with a line of each, 0.44x so; u8 `{0,1}` ->
-    // `{1,0:T(8,128)}` 0.07x without, 0.23x with; f32 `{0,1}` ->
-    // `{1,0:T(8,128)}`, a 32-byte run, 0.29x without, 0.24x with.)
+    // `{1,0:T(8,128)}` 0.07x without, 0.20x with; 16- and 32-byte runs
+    // (bf16 and f32 `{0,1}` -> `{1,0:T(8,128)}`) were no faster with.
     let size = core::mem::size_of::<T>().max(1);
-    let q_short =
-        block.rp > 2 && (3..line).contains(&block.rq) && (p_next || block.rq * size <= 16);
+    let q_short = block.rp > 2 && (3..line).contains(&block.rq) && (p_next || block.rq * size < 16);
     let q_next = q_short
         .then(|| {
             let first = usize::from(p_next);
