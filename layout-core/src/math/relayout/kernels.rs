@@ -307,18 +307,21 @@ fn blocks<T: Copy + 'static, X: Fix<T>>(n: &Nest, src: &[T], dst: &mut [T]) -> b
     let line = 64 / core::mem::size_of::<T>().max(1);
     let p_next = len > 0 && outer[0].dst == m0.range && block.rp < line;
     // A source run shorter than a line that continues in a later loop
-    // (the destination tiled across the transpose): take a line's worth
-    // of that loop into the block where the destination's runs are short
-    // too (tiled on both sides), or the source's are under 16 bytes (runs
-    // and rows of 2 keep the paths below). With both short, the first
-    // loop then gives a square's side. Interleaved runs, fractions of
-    // memcpy: f32 `{1,0:T(8,128)}` -> `{0,1:T(8,128)}` 0.23x with
-    // neither, 0.36x with a line of each, 0.44x so; u8 `{0,1}` ->
-    // `{1,0:T(8,128)}` 0.07x without, 0.20x with; 16- and 32-byte runs
-    // (bf16 and f32 `{0,1}` -> `{1,0:T(8,128)}`) were no faster with.
+    // (the destination tiled across the transpose; runs and rows of 2
+    // keep the paths below): where the destination's runs are short too
+    // (tiled on both sides) or the source's are under 16 bytes, a line's
+    // worth of that loop joins the block, and with both short the first
+    // loop then gives a square's side; where the destination's runs are
+    // long, that loop goes first, so that the blocks after this one read
+    // the rest of its source lines while they are cached. Interleaved
+    // runs, fractions of memcpy: f32 `{1,0:T(8,128)}` ->
+    // `{0,1:T(8,128)}` 0.23x with neither, 0.36x with a line of each,
+    // 0.44x so; u8 `{0,1}` -> `{1,0:T(8,128)}` 0.07x without, 0.20x
+    // with the line, 0.33x going first too; f32 and bf16 (16- and
+    // 32-byte runs, no faster with the line) 0.25x to 0.37x and 0.19x
+    // to 0.25x going first.
     let size = core::mem::size_of::<T>().max(1);
-    let q_short = block.rp > 2 && (3..line).contains(&block.rq) && (p_next || block.rq * size < 16);
-    let q_next = q_short
+    let q_next = (block.rp > 2 && (3..line).contains(&block.rq))
         .then(|| {
             let first = usize::from(p_next);
             let k = outer[first..len].iter().position(|m| m.src == mq.range)?;
@@ -329,7 +332,7 @@ fn blocks<T: Copy + 'static, X: Fix<T>>(n: &Nest, src: &[T], dst: &mut [T]) -> b
     if let Some(k) = q_next {
         let m = outer[k];
         let c = divisor_up_to(m.range, line / block.rq);
-        if c > 1 {
+        if c > 1 && (p_next || block.rq * size < 16) {
             block.rq0 = block.rq;
             block.dq1 = m.dst as usize;
             block.rq *= c;
@@ -340,6 +343,9 @@ fn blocks<T: Copy + 'static, X: Fix<T>>(n: &Nest, src: &[T], dst: &mut [T]) -> b
                 dst: m.dst * c,
             };
             p_most = SQUARE_BYTES / size / block.rp.max(1);
+        }
+        if !p_next {
+            outer[..=k].rotate_right(1);
         }
     }
     if p_next && block.rq >= line {
