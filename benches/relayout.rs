@@ -22,8 +22,10 @@
 //!
 //! Run: `cargo bench --bench relayout --features rayon,simd` (without
 //! `rayon`, no `threads` rows), then `python3 tools/bench_table.py
-//! relayout` prints the README's table; without `simd`, `python3
-//! tools/bench_table.py relayout safe`.
+//! relayout` prints the README's table, `python3 tools/bench_table.py
+//! relayout between` the table of transposes into and between tilings;
+//! without `simd`, `python3 tools/bench_table.py relayout safe`.
+//! `RELAYOUT_PAIRS=name,name` runs only the pairs named.
 
 use std::hint::black_box;
 
@@ -93,6 +95,56 @@ const PAIRS: &[(&str, &str, &str, usize)] = &[
         "f64[2000,3000]{0,1}",
         "f64[2000,3000]{1,0}",
         8,
+    ),
+    // Transposes into and between tilings (`python3 tools/bench_table.py
+    // relayout between`).
+    (
+        "f32_cols_to_tiled",
+        "f32[4096,4096]{0,1}",
+        "f32[4096,4096]{1,0:T(8,128)}",
+        0,
+    ),
+    (
+        "u8_cols_to_tiled",
+        "u8[4096,4096]{0,1}",
+        "u8[4096,4096]{1,0:T(8,128)}",
+        0,
+    ),
+    (
+        "f32_tiled_to_tiled_cols",
+        "f32[4096,4096]{1,0:T(8,128)}",
+        "f32[4096,4096]{0,1:T(8,128)}",
+        0,
+    ),
+    (
+        "bf16_tiled_to_tiled_cols",
+        "bf16[4096,4096]{1,0:T(8,128)(2,1)}",
+        "bf16[4096,4096]{0,1:T(8,128)(2,1)}",
+        0,
+    ),
+    (
+        "s8_tiled_to_tiled_cols",
+        "s8[4096,4096]{1,0:T(32,128)(4,1)}",
+        "s8[4096,4096]{0,1:T(32,128)(4,1)}",
+        0,
+    ),
+    (
+        "s4_packed_to_tiled_cols",
+        "s4[4096,8192]{1,0:E(4)}",
+        "s4[4096,8192]{0,1:T(8,128)(2,1)E(4)}",
+        0,
+    ),
+    (
+        "s4_tiled_to_packed_cols",
+        "s4[4096,8192]{1,0:T(8,128)(2,1)E(4)}",
+        "s4[4096,8192]{0,1:E(4)}",
+        0,
+    ),
+    (
+        "s4_tiled_to_tiled_cols",
+        "s4[4096,8192]{1,0:T(8,128)(2,1)E(4)}",
+        "s4[4096,8192]{0,1:T(8,128)(2,1)E(4)}",
+        0,
     ),
 ];
 

@@ -8,6 +8,7 @@ Usage (from the repository root, after the bench):
 
     cargo bench --bench relayout --features rayon,simd
     python3 tools/bench_table.py relayout
+    python3 tools/bench_table.py relayout between
 
     cargo bench --bench relayout --features rayon
     python3 tools/bench_table.py relayout safe
@@ -43,6 +44,18 @@ PAIRS = [
     ("f64_cols_to_rows", "f64 2000 x 3000 `{0,1}` -> `{1,0}`"),
 ]
 
+# Transposes into and between tilings: `relayout between`.
+BETWEEN = [
+    ("f32_cols_to_tiled", "f32 4096 x 4096 `{0,1}` -> `{1,0:T(8,128)}`"),
+    ("u8_cols_to_tiled", "u8 4096 x 4096 `{0,1}` -> `{1,0:T(8,128)}`"),
+    ("f32_tiled_to_tiled_cols", "f32 4096 x 4096 `{1,0:T(8,128)}` -> `{0,1:T(8,128)}`"),
+    ("bf16_tiled_to_tiled_cols", "bf16 4096 x 4096 `{1,0:T(8,128)(2,1)}` -> `{0,1:T(8,128)(2,1)}`"),
+    ("s8_tiled_to_tiled_cols", "s8 4096 x 4096 `{1,0:T(32,128)(4,1)}` -> `{0,1:T(32,128)(4,1)}`"),
+    ("s4_packed_to_tiled_cols", "`s4[4096,8192]{1,0:E(4)}` -> `{0,1:T(8,128)(2,1)E(4)}`"),
+    ("s4_tiled_to_packed_cols", "`s4[4096,8192]{1,0:T(8,128)(2,1)E(4)}` -> `{0,1:E(4)}`"),
+    ("s4_tiled_to_tiled_cols", "`s4[4096,8192]{1,0:T(8,128)(2,1)E(4)}` -> `{0,1:T(8,128)(2,1)E(4)}`"),
+]
+
 
 def median(group, path, optional=False):
     f = os.path.join(ROOT, group, path, "new", "estimates.json")
@@ -61,13 +74,13 @@ def bytes_of(group):
         return json.load(fh)["throughput"]["Bytes"]
 
 
-def relayout(kind):
+def relayout(kind, pairs=PAIRS):
     print(
         "| pair | relayout | fraction of memcpy | from a cold cache (fraction of cold memcpy) "
         "| threads (fraction of threaded memcpy) | ndarray `assign(&a.t())` |"
     )
     print("|---|---|---|---|---|---|")
-    for name, text in PAIRS:
+    for name, text in pairs:
         g = f"{kind}_{name}"
         mem, one = median(g, "memcpy"), median(g, "relayout")
         many, nd = median(g, "threads", True), median(g, "ndarray", True)
@@ -105,6 +118,8 @@ def main():
 
 if __name__ == "__main__" and sys.argv[1:] == ["relayout"]:
     relayout("relayout_simd")
+elif __name__ == "__main__" and sys.argv[1:] == ["relayout", "between"]:
+    relayout("relayout_simd", BETWEEN)
 elif __name__ == "__main__" and sys.argv[1:] == ["relayout", "safe"]:
     relayout("relayout")
 elif __name__ == "__main__":
