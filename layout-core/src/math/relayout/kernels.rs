@@ -686,6 +686,14 @@ impl Block {
                 return self.put_rows::<T, X, P, Q>(&mut buf, dst, to, q);
             }
         }
+        if !X::SAME && core::mem::size_of::<T>() <= 8 {
+            // Gathered on the stack, then changed all at once: bf16
+            // sub-tiles 1.28x faster so (in interleaved runs), 16-byte
+            // ones (`s8` `(4,1)`) 0.43x.
+            let mut buf: [[T; P]; Q] =
+                core::array::from_fn(|j| core::array::from_fn(|i| rows[i][j]));
+            return self.put_rows::<T, X, P, Q>(&mut buf, dst, to, q);
+        }
         // Each destination row gathers one column of the block.
         for j in 0..Q {
             let out: [T; P] = core::array::from_fn(|i| X::fix(rows[i][j]));
