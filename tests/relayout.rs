@@ -326,10 +326,14 @@ fn nibble_transpose() -> impl Strategy<Value = (Case, Case, u64)> {
         1usize..150,
         1usize..150,
         levels,
+        prop::bool::ANY,
         any::<u64>(),
     )
-        .prop_map(|(ty, r, c, levels, seed)| {
-            let rows = matrix(ty, (r, c), (vec![1, 0], vec![]), Some(4));
+        .prop_map(|(ty, r, c, levels, both, seed)| {
+            // Both sides tiled alike (then transposed to each other), or
+            // the rows plain.
+            let row_tiles = if both { levels.clone() } else { vec![] };
+            let rows = matrix(ty, (r, c), (vec![1, 0], row_tiles), Some(4));
             (
                 rows,
                 matrix(ty, (r, c), (vec![0, 1], levels), Some(4)),
@@ -350,20 +354,30 @@ proptest! {
 
 /// 1- and 2-byte types into and out of transposed tilings with `(2,1)`
 /// and `(4,1)` sub-tiles, whose runs of 2 or 4 the blocks take as one
-/// element (in boxes of 1024 runs or more).
+/// element (in boxes of 1024 runs or more), from rows or from the same
+/// tiling the other way round (whose sub-tiles the blocks take whole,
+/// each transposed on the way).
 fn transposed_pairs() -> impl Strategy<Value = (Case, Case, u64)> {
     let sub = prop::sample::select(vec![
         ("bf16", tiles(&[&[8, 128], &[2, 1]])),
         ("u8", tiles(&[&[32, 128], &[4, 1]])),
         ("u8", tiles(&[&[16, 128], &[2, 1]])),
     ]);
-    (sub, 1usize..300, 1usize..300, prop::bool::ANY, any::<u64>()).prop_map(
-        |((ty, levels), r, c, out, seed)| {
-            let rows = matrix(ty, (r, c), (vec![1, 0], vec![]), None);
+    let both = prop::bool::ANY;
+    (
+        sub,
+        1usize..300,
+        1usize..300,
+        both,
+        prop::bool::ANY,
+        any::<u64>(),
+    )
+        .prop_map(|((ty, levels), r, c, both, out, seed)| {
+            let row_tiles = if both { levels.clone() } else { vec![] };
+            let rows = matrix(ty, (r, c), (vec![1, 0], row_tiles), None);
             let tiled = matrix(ty, (r, c), (vec![0, 1], levels), None);
             either_way(rows, tiled, out, seed)
-        },
-    )
+        })
 }
 
 proptest! {
