@@ -407,11 +407,12 @@ fn blocks<T: Copy + 'static, X: Fix<T>>(n: &Nest, src: &[T], dst: &mut [T]) -> b
 
 /// The largest divisor of `range` up to `most` (1 if none is above 1).
 fn divisor_up_to(range: u64, most: usize) -> usize {
-    let mut c = most.min(usize::try_from(range).unwrap_or(usize::MAX));
-    while c > 1 && !(range as usize).is_multiple_of(c) {
+    let mut c = range.min(most as u64);
+    while c > 1 && !range.is_multiple_of(c) {
         c -= 1;
     }
-    c.max(1)
+    // At most `most`.
+    c.max(1) as usize
 }
 
 /// How many steps ahead a split run asks for the lines it will write:
