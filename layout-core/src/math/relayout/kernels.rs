@@ -405,6 +405,18 @@ fn blocks<T: Copy + 'static, X: Fix<T>>(n: &Nest, src: &[T], dst: &mut [T]) -> b
     true
 }
 
+/// The offset of step `i` of a block's side: one loop of stride `inner`
+/// (`range` 0), or two, `i % range` steps of `inner` and `i / range` of
+/// `outer`.
+#[inline(always)]
+fn two_loops(i: usize, range: usize, inner: usize, outer: usize) -> usize {
+    if range == 0 {
+        i * inner
+    } else {
+        i % range * inner + i / range * outer
+    }
+}
+
 /// The largest divisor of `range` up to `most` (1 if none is above 1).
 fn divisor_up_to(range: u64, most: usize) -> usize {
     let mut c = range.min(most as u64);
@@ -562,11 +574,7 @@ impl Block {
     /// Source offset of block row `p` from the block's start.
     #[inline(always)]
     fn row(&self, p: usize) -> usize {
-        if self.rp0 == 0 {
-            p * self.sp
-        } else {
-            p % self.rp0 * self.sp + p / self.rp0 * self.sp1
-        }
+        two_loops(p, self.rp0, self.sp, self.sp1)
     }
 
     /// The elements outside `0..pn` x `0..qn`, one by one.
@@ -603,11 +611,7 @@ impl Block {
     /// Destination offset of block column `q` from the block's start.
     #[inline(always)]
     fn col(&self, q: usize) -> usize {
-        if self.rq0 == 0 {
-            q * self.dq
-        } else {
-            q % self.rq0 * self.dq + q / self.rq0 * self.dq1
-        }
+        two_loops(q, self.rq0, self.dq, self.dq1)
     }
 
     /// Whether the `Q` destination rows from block column `q` (a multiple
