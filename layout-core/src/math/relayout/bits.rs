@@ -238,19 +238,9 @@ impl Copier {
     /// is two bytes on both sides, so the box is a transpose of 2-byte
     /// squares, each transposed on the way. `false` for other boxes.
     fn nibble_squares(&self, n: &Nest, src: &[u8], dst: &mut [u8]) -> bool {
-        let modes = &n.modes[..n.len];
-        let [m0, m1, rest @ ..] = modes else {
+        let Some(squares) = kernels::sub_tile_nest(n, 2, 1) else {
             return false;
         };
-        let pair = |m: &Mode, s, d| (m.range, m.src, m.dst) == (2, s, d);
-        let whole = |x: u64| x.is_multiple_of(4);
-        if !pair(m0, 2, 1) || !pair(m1, 1, 2) || !whole(n.src) || !whole(n.dst) {
-            return false;
-        }
-        if !rest.iter().all(|m| whole(m.src) && whole(m.dst)) {
-            return false;
-        }
-        let squares = Nest::scaled(rest, 4, 4, n.src / 4, n.dst / 4);
         let (src, dst) = (src.as_chunks::<2>().0, dst.as_chunks_mut::<2>().0);
         kernels::copy_fixed::<[u8; 2], NibbleSquare>(&squares, src, dst);
         true

@@ -130,15 +130,8 @@ pub(crate) fn copy_nest<T: Copy + 'static>(n: &Nest, src: &[T], dst: &mut [T]) {
             return;
         }
     }
-    if m0.dst == 1 && blocks::<T, Same>(n, src, dst) {
-        return;
-    }
-    let (r, ss, ds) = (m0.range as usize, m0.src as usize, m0.dst as usize);
-    each(rest, n.src, n.dst, |s, d| {
-        for i in 0..r {
-            dst[d + i * ds] = src[s + i * ss];
-        }
-    });
+    // Transposed blocks, or strided steps.
+    copy_fixed::<T, Same>(n, src, dst);
 }
 
 /// Contiguous runs of `len` on both sides, under the loops `rest`.
@@ -228,21 +221,31 @@ impl<E: Copy, const K: usize, const KK: usize> Fix<[E; KK]> for Transposed<K> {
 }
 
 /// The box as `K` x `K` sub-tiles (`KK` elements) contiguous on both
-/// sides and transposed between them, when its first loops are the
-/// sub-tile's (`K` steps of `K` in the source and 1 in the destination,
-/// then `K` of 1 and `K`) and every other step moves whole sub-tiles:
-/// each copied as one element of `KK`, transposed on the way. `false`,
-/// with nothing copied, otherwise (or for small boxes).
+/// sides and transposed between them, each copied as one element of
+/// `KK` and transposed on the way; `false`, with nothing copied, when
+/// [`sub_tile_nest`] finds no such box (or it is small).
 #[inline(never)]
 fn sub_tiles<T: Copy + 'static, const K: usize, const KK: usize>(
     n: &Nest,
     src: &[T],
     dst: &mut [T],
 ) -> bool {
-    let k = K as u64;
+    let Some(u) = sub_tile_nest(n, K as u64, 256) else {
+        return false;
+    };
+    copy_fixed::<[T; KK], Transposed<K>>(&u, src.as_chunks::<KK>().0, dst.as_chunks_mut::<KK>().0);
+    true
+}
+
+/// The loops over whole `k` x `k` sub-tiles (offsets in sub-tiles), when
+/// the box's first loops are one sub-tile's, transposed (`k` steps of `k`
+/// in the source and 1 in the destination, then `k` of 1 and `k`), every
+/// other step moves whole sub-tiles, and there are at least `least`
+/// sub-tiles; else `None`.
+pub(crate) fn sub_tile_nest(n: &Nest, k: u64, least: u64) -> Option<Nest> {
     let modes = &n.modes[..n.len];
     let [m0, m1, rest @ ..] = modes else {
-        return false;
+        return None;
     };
     let sub = Mode {
         range: k,
@@ -250,24 +253,23 @@ fn sub_tiles<T: Copy + 'static, const K: usize, const KK: usize>(
         dst: k,
     };
     if (m0.range, m0.src, m0.dst) != (k, k, 1) || *m1 != sub {
-        return false;
-    }
-    let whole = |x: u64| x.is_multiple_of(k * k);
-    let count = rest.iter().fold(1u64, |c, m| c.saturating_mul(m.range));
-    if count < 256 || !whole(n.src) || !whole(n.dst) {
-        return false;
-    }
-    if !rest.iter().all(|m| whole(m.src) && whole(m.dst)) {
-        return false;
+        return None;
     }
     let kk = k * k;
-    let u = Nest::scaled(rest, kk, kk, n.src / kk, n.dst / kk);
-    copy_fixed::<[T; KK], Transposed<K>>(&u, src.as_chunks::<KK>().0, dst.as_chunks_mut::<KK>().0);
-    true
+    let whole = |x: u64| x.is_multiple_of(kk);
+    let count = rest.iter().fold(1u64, |c, m| c.saturating_mul(m.range));
+    if count < least || !whole(n.src) || !whole(n.dst) {
+        return None;
+    }
+    if !rest.iter().all(|m| whole(m.src) && whole(m.dst)) {
+        return None;
+    }
+    Some(Nest::scaled(rest, kk, kk, n.src / kk, n.dst / kk))
 }
 
-/// [`copy_nest`] with every element passed through `X` (no shuffles,
-/// no special runs): blocks where the box is a transpose, else loops.
+/// Every element of one box passed through `X`: transposed blocks
+/// where the box is a transpose, else strided steps (the end of
+/// [`copy_nest`], with [`Same`]).
 pub(crate) fn copy_fixed<T: Copy + 'static, X: Fix<T>>(n: &Nest, src: &[T], dst: &mut [T]) {
     let modes = &n.modes[..n.len];
     let Some((&m0, rest)) = modes.split_first() else {
