@@ -62,7 +62,12 @@ const FAMILIES: &[Family] = &[
     Family {
         types: &["bf16", "f16", "s16"],
         bits: 16,
-        tilings: &["T(8,128)(2,1)", "T(16,128)(2,1)", "T(4,128)(2,1)", "T(8,128)"],
+        tilings: &[
+            "T(8,128)(2,1)",
+            "T(16,128)(2,1)",
+            "T(4,128)(2,1)",
+            "T(8,128)",
+        ],
         packed: false,
     },
     Family {
@@ -109,7 +114,8 @@ fn layout(rng: &mut Rng, f: &Family, rank: usize) -> String {
     let tiled = rng.below(2) == 0;
     let mut attrs = String::new();
     if tiled {
-        attrs.push_str(*rng.pick(f.tilings));
+        let tiling: &&str = rng.pick(f.tilings);
+        attrs.push_str(tiling);
     }
     if f.packed {
         attrs.push_str("E(4)");

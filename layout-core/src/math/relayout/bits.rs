@@ -8,6 +8,7 @@
 use super::kernels::{self, each};
 use super::modes::{Mode, Nest};
 use super::simd;
+use super::subbyte;
 use crate::base::element::ElementType;
 
 /// Low `w` bits set.
@@ -143,6 +144,16 @@ impl Copier {
     /// Copies a box through a faster path where there is one (`true`), or
     /// leaves it to [`Copier::one`] (`false`).
     pub(crate) fn nest(&self, n: &Nest, src: &[u8], dst: &mut [u8]) -> bool {
+        if self.special(n, src, dst) {
+            return true;
+        }
+        // Slots of one width below a byte: the general blocks.
+        self.src_bits == self.dst_bits && subbyte::copy(n, self.src_bits as usize, src, dst)
+    }
+
+    /// The kernels for particular boxes: packing and unpacking to bytes,
+    /// whole bytes, `(2,1)` nibble pairs and transposes of them.
+    fn special(&self, n: &Nest, src: &[u8], dst: &mut [u8]) -> bool {
         match (self.src_bits, self.dst_bits, self.value_bits) {
             (8, w, v) if v == w && matches!(w, 1 | 2 | 4) => return self.pack(n, src, dst),
             (w, 8, v) if v == w && matches!(w, 1 | 2 | 4) => return self.unpack(n, src, dst),

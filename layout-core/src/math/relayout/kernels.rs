@@ -8,6 +8,7 @@ use core::ops::Range;
 
 use super::modes::{Mode, Nest, MODES};
 use super::simd;
+use super::transpose;
 
 /// Calls `f(src, dst)` with the offsets of every step of `outer` (innermost
 /// first), starting at `(src, dst)`.
@@ -157,7 +158,7 @@ fn runs<T: Copy + 'static>(n: &Nest, len: usize, rest: &[Mode], src: &[T], dst: 
 /// Sorts `loops` by source stride, so that they read the source front to
 /// back. Insertion sort: a few loops, and no sort routine in small
 /// firmware.
-fn in_source_order(loops: &mut [Mode]) {
+pub(crate) fn in_source_order(loops: &mut [Mode]) {
     for i in 1..loops.len() {
         let mut j = i;
         while j > 0 && loops[j - 1].src > loops[j].src {
@@ -276,8 +277,16 @@ pub(crate) fn copy_fixed<T: Copy + 'static, X: Fix<T>>(n: &Nest, src: &[T], dst:
         dst[n.dst as usize] = X::fix(src[n.src as usize]);
         return;
     };
-    if m0.dst == 1 && m0.src != 1 && blocks::<T, X>(n, src, dst) {
-        return;
+    if m0.dst == 1 && m0.src != 1 {
+        if X::SAME {
+            let (pm, qm) = transpose::sides(core::mem::size_of::<T>());
+            if transpose::each_box(n, pm, qm, &mut |b, s, d| b.copy(src, s, dst, d)) {
+                return;
+            }
+        }
+        if blocks::<T, X>(n, src, dst) {
+            return;
+        }
     }
     let (r, ss, ds) = (m0.range as usize, m0.src as usize, m0.dst as usize);
     each(rest, n.src, n.dst, |s, d| {
@@ -420,7 +429,7 @@ fn two_loops(i: usize, range: usize, inner: usize, outer: usize) -> usize {
 }
 
 /// The largest divisor of `range` up to `most` (1 if none is above 1).
-fn divisor_up_to(range: u64, most: usize) -> usize {
+pub(crate) fn divisor_up_to(range: u64, most: usize) -> usize {
     let mut c = range.min(most as u64);
     while c > 1 && !range.is_multiple_of(c) {
         c -= 1;

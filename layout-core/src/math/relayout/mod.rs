@@ -25,6 +25,8 @@ mod padding;
 #[cfg(feature = "rayon")]
 mod parallel;
 mod simd;
+mod subbyte;
+mod transpose;
 #[cfg(feature = "rayon")]
 mod windowed;
 

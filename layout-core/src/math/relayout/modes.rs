@@ -305,6 +305,24 @@ impl Nest {
         n
     }
 
+    /// The box cut in two along loop `i`: its steps `0..at`, and the
+    /// rest (a loop left with one step is dropped).
+    pub(crate) fn cut(&self, i: usize, at: u64) -> (Nest, Nest) {
+        let (mut a, mut b) = (*self, *self);
+        let m = self.modes[i];
+        a.modes[i].range = at;
+        b.modes[i].range = m.range - at;
+        b.src = b.src.wrapping_add(at.wrapping_mul(m.src));
+        b.dst = b.dst.wrapping_add(at.wrapping_mul(m.dst));
+        for n in [&mut a, &mut b] {
+            if n.modes[i].range < 2 {
+                n.modes.copy_within(i + 1..n.len, i);
+                n.len -= 1;
+            }
+        }
+        (a, b)
+    }
+
     /// The loops, innermost first.
     pub(crate) fn loops(&self) -> &[Mode] {
         &self.modes[..self.len]

@@ -143,6 +143,163 @@ mod sse2 {
         }
     }
 
+    /// A transposed block given by tables (the general transpose of
+    /// `transpose.rs`): block row `p` starts at source slot `s + rows[p]`
+    /// and runs over the columns, contiguous; block column `q` goes to the
+    /// destination run at `d + cols[q]`, `rows.len()` slots long. Whole
+    /// tiles of `R` rows by `L` columns (16 bytes of a row) are shuffled;
+    /// returns the rows and columns so covered, from 0 (`(0, 0)` where
+    /// `T` is not a byte slot; the caller copies the rest).
+    #[inline(always)]
+    pub(crate) fn table_block<T: 'static>(
+        src: &[T],
+        s: usize,
+        rows: &[usize],
+        dst: &mut [T],
+        d: usize,
+        cols: &[usize],
+    ) -> (usize, usize) {
+        let t = Table { s, rows, d, cols };
+        match core::mem::size_of::<T>() {
+            1 if is::<T, [u8; 1]>() => t.tiles::<T, [u8; 1], 1, 16>(src, dst),
+            2 if is::<T, [u8; 2]>() => t.tiles::<T, [u8; 2], 2, 8>(src, dst),
+            2 if is::<T, [[u8; 1]; 2]>() => t.tiles::<T, [[u8; 1]; 2], 2, 8>(src, dst),
+            4 if is::<T, [u8; 4]>() => t.tiles::<T, [u8; 4], 4, 4>(src, dst),
+            4 if is::<T, [[u8; 2]; 2]>() => t.tiles::<T, [[u8; 2]; 2], 4, 4>(src, dst),
+            4 if is::<T, [[u8; 1]; 4]>() => t.tiles::<T, [[u8; 1]; 4], 4, 4>(src, dst),
+            _ => (0, 0),
+        }
+    }
+
+    /// The tables of [`table_block`].
+    struct Table<'a> {
+        s: usize,
+        rows: &'a [usize],
+        d: usize,
+        cols: &'a [usize],
+    }
+
+    impl Table<'_> {
+        /// [`table_block`] for `T` = `U` (`S` bytes, `L` to a vector),
+        /// with tiles of `L` rows where the block has that many, else of
+        /// the largest power of two it has.
+        #[inline(always)]
+        fn tiles<T: 'static, U: Slot, const S: usize, const L: usize>(
+            &self,
+            src: &[T],
+            dst: &mut [T],
+        ) -> (usize, usize) {
+            let p = self.rows.len();
+            match (L, p) {
+                (16, 16..) => self.tiles_of::<T, U, S, L, 16>(src, dst),
+                (_, 8..) if L >= 8 => self.tiles_of::<T, U, S, L, 8>(src, dst),
+                (_, 4..) => self.tiles_of::<T, U, S, L, 4>(src, dst),
+                (_, 2..) => self.tiles_of::<T, U, S, L, 2>(src, dst),
+                _ => (0, 0),
+            }
+        }
+
+        #[inline(always)]
+        fn tiles_of<T: 'static, U: Slot, const S: usize, const L: usize, const R: usize>(
+            &self,
+            src: &[T],
+            dst: &mut [T],
+        ) -> (usize, usize) {
+            let (pn, qn) = (self.rows.len() / R * R, self.cols.len() / L * L);
+            // Each vector's columns, `R` slots (`R * S` bytes) each.
+            let per = L / R;
+            for q0 in (0..qn).step_by(L) {
+                for p0 in (0..pn).step_by(R) {
+                    let mut v = [m128i::default(); R];
+                    for (k, v) in v.iter_mut().enumerate() {
+                        let at = self.s + self.rows[p0 + k] + q0;
+                        let Some(r) = src.get(at..at + L) else {
+                            return (0, 0);
+                        };
+                        let r = <&[T; L]>::try_from(r).ok();
+                        let r = r.and_then(|r| (r as &dyn Any).downcast_ref::<[U; L]>());
+                        let Some(Ok(bytes)) = r.map(|r| U::bytes(r).try_into()) else {
+                            return (0, 0);
+                        };
+                        *v = load_unaligned_m128i(bytes);
+                    }
+                    Shuffle::<S>.transpose(&mut v);
+                    for (m, v) in v.into_iter().enumerate() {
+                        let bytes = <[u8; 16]>::from(v);
+                        for (t, part) in bytes.chunks_exact(R * S).enumerate() {
+                            let at = self.d + self.cols[q0 + m * per + t] + p0;
+                            let out = dst.get_mut(at..at + R);
+                            let out = out.and_then(|o| <&mut [T; R]>::try_from(o).ok());
+                            let out =
+                                out.and_then(|o| (o as &mut dyn Any).downcast_mut::<[U; R]>());
+                            let Some(out) = out else { return (0, 0) };
+                            U::bytes_mut(out).copy_from_slice(part);
+                        }
+                    }
+                }
+            }
+            (pn, qn)
+        }
+    }
+
+    /// Each byte of `src` into two bytes of `out`, its low nibble then its
+    /// high nibble, 16 source bytes at a time: how many source bytes were
+    /// done (the caller does the rest).
+    #[inline(always)]
+    pub(crate) fn nibbles_to_bytes(src: &[u8], out: &mut [u8]) -> usize {
+        let low = set_splat_i8_m128i(0x0F);
+        let mut done = 0;
+        for (i, o) in src
+            .as_chunks::<16>()
+            .0
+            .iter()
+            .zip(out.as_chunks_mut::<32>().0)
+        {
+            let x = load_unaligned_m128i(i);
+            let lo = bitand_m128i(x, low);
+            let hi = bitand_m128i(shr_imm_u16_m128i::<4>(x), low);
+            let (o0, o1) = o.split_at_mut(16);
+            o0.copy_from_slice(&<[u8; 16]>::from(unpack_low_i8_m128i(lo, hi)));
+            o1.copy_from_slice(&<[u8; 16]>::from(unpack_high_i8_m128i(lo, hi)));
+            done += 16;
+        }
+        done
+    }
+
+    /// The inverse of [`nibbles_to_bytes`]: the low nibbles of each pair
+    /// of bytes of `values` into one byte of `dst` (the first low), 16
+    /// destination bytes at a time: how many were written.
+    #[inline(always)]
+    pub(crate) fn bytes_to_nibbles(values: &[u8], dst: &mut [u8]) -> usize {
+        let (low, bytes) = (set_splat_i8_m128i(0x0F), set_splat_i16_m128i(0x00FF));
+        let mut done = 0;
+        for (v, o) in values
+            .as_chunks::<32>()
+            .0
+            .iter()
+            .zip(dst.as_chunks_mut::<16>().0)
+        {
+            let (a, b) = v.split_at(16);
+            let (Ok(a), Ok(b)) = (<&[u8; 16]>::try_from(a), <&[u8; 16]>::try_from(b)) else {
+                return done;
+            };
+            let (a, b) = (load_unaligned_m128i(a), load_unaligned_m128i(b));
+            // The even and the odd bytes, each widened to 16 bits and
+            // packed back (below 256: nothing saturates).
+            let even = pack_i16_to_u8_m128i(bitand_m128i(a, bytes), bitand_m128i(b, bytes));
+            let odd = pack_i16_to_u8_m128i(shr_imm_u16_m128i::<8>(a), shr_imm_u16_m128i::<8>(b));
+            // Masked to 4 bits, a shift of the 16-bit lanes moves no bit
+            // into the next byte.
+            let r = bitor_m128i(
+                bitand_m128i(even, low),
+                shl_imm_u16_m128i::<4>(bitand_m128i(odd, low)),
+            );
+            *o = r.into();
+            done += 16;
+        }
+        done
+    }
+
     /// Asks for the line that holds `src[at]`, if there is one, to be
     /// fetched into L2 (not L1) ahead of its use.
     #[inline(always)]
@@ -435,8 +592,8 @@ mod sse2 {
     target_feature = "sse2"
 ))]
 pub(super) use sse2::{
-    block, bytes, prefetch, prefetch_write, split, transpose_nibbles, unweave_nibbles,
-    weave_nibbles,
+    block, bytes, bytes_to_nibbles, nibbles_to_bytes, prefetch, prefetch_write, split, table_block,
+    transpose_nibbles, unweave_nibbles, weave_nibbles,
 };
 
 #[cfg(not(all(
@@ -445,8 +602,8 @@ pub(super) use sse2::{
     target_feature = "sse2"
 )))]
 pub(super) use none::{
-    block, bytes, prefetch, prefetch_write, split, transpose_nibbles, unweave_nibbles,
-    weave_nibbles,
+    block, bytes, bytes_to_nibbles, nibbles_to_bytes, prefetch, prefetch_write, split, table_block,
+    transpose_nibbles, unweave_nibbles, weave_nibbles,
 };
 
 /// Without the feature (or without SSE2): no type is loaded as bytes,
@@ -465,6 +622,28 @@ mod none {
         _: usize,
     ) -> bool {
         false
+    }
+
+    #[inline(always)]
+    pub(crate) fn nibbles_to_bytes(_: &[u8], _: &mut [u8]) -> usize {
+        0
+    }
+
+    #[inline(always)]
+    pub(crate) fn bytes_to_nibbles(_: &[u8], _: &mut [u8]) -> usize {
+        0
+    }
+
+    #[inline(always)]
+    pub(crate) fn table_block<T>(
+        _: &[T],
+        _: usize,
+        _: &[usize],
+        _: &mut [T],
+        _: usize,
+        _: &[usize],
+    ) -> (usize, usize) {
+        (0, 0)
     }
 
     #[inline(always)]

@@ -1,0 +1,313 @@
+//! The general blocked transpose. A box whose destination is contiguous
+//! along some loops and whose source is contiguous along others is copied
+//! in blocks: the block's rows are the loops along which the destination
+//! is contiguous (from destination stride 1 up, each loop's stride the
+//! product of the ranges below it), its columns the loops along which the
+//! source is contiguous (from source stride 1 up, likewise). Each block
+//! row is then a contiguous run of the source and each block column one
+//! of the destination, wherever the loops' other strides put them: a
+//! table of row starts (source offsets) and one of column starts
+//! (destination offsets) describe any number of loops on either side, so
+//! `(2,1)` sub-tiles, tiles on both sides and permutations of any rank
+//! take the same kernel. The remaining loops walk the blocks, in source
+//! order.
+//!
+//! Blocks hold about one cache line of the destination per column and a
+//! few lines of the source per row ([`ROW_BYTES`], [`COL_BYTES`]); where a
+//! side's loops are shorter, the block is smaller. Whole tiles of a block
+//! are shuffled in vector registers (`simd`), the rest moves element by
+//! element.
+
+use super::kernels::{divisor_up_to, each, in_source_order};
+use super::modes::{Mode, Nest, MODES};
+use super::simd;
+
+/// Most rows of a block (source runs; one destination line of bytes).
+pub(crate) const ROWS: usize = 64;
+/// Most columns of a block (destination runs).
+pub(crate) const COLS: usize = 128;
+/// The bytes of one destination run a block aims for: one cache line.
+const ROW_BYTES: usize = 64;
+/// The bytes of one source run a block aims for: two cache lines.
+const COL_BYTES: usize = 128;
+
+/// A box planned as blocks: the row and column tables and the loops that
+/// walk the blocks.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Blocks {
+    /// Rows of a block: source offset of each, from the block's start.
+    rows: [usize; ROWS],
+    p: usize,
+    /// The destination stride along a row (1 where the rows are runs).
+    ps: usize,
+    /// Columns of a block: destination offset of each.
+    cols: [usize; COLS],
+    q: usize,
+    /// The source stride along a column (1 where the columns are runs).
+    qs: usize,
+    /// The loops over blocks, innermost first (source order).
+    outer: [Mode; MODES],
+    len: usize,
+}
+
+impl Blocks {
+    /// The source offset of each block row, from the block's start.
+    pub(crate) fn rows(&self) -> &[usize] {
+        &self.rows[..self.p]
+    }
+
+    /// The destination offset of each block column.
+    pub(crate) fn cols(&self) -> &[usize] {
+        &self.cols[..self.q]
+    }
+
+    /// The loops over blocks, innermost first.
+    pub(crate) fn outer(&self) -> &[Mode] {
+        &self.outer[..self.len]
+    }
+
+    /// Plans box `n` as blocks of at most `p_most` rows and `q_most`
+    /// columns (each at most [`ROWS`], [`COLS`]; a first loop whose range
+    /// has no divisor up to that many, but at most [`ROWS`] or [`COLS`]
+    /// itself, is taken whole). The rows are the loops of the smallest
+    /// destination stride and its multiples, the columns those of the
+    /// smallest other source stride and its multiples. `None` for a box
+    /// of fewer than two loops, or a first loop too long to take whole
+    /// that has no divisor (see [`each_box`]).
+    pub(crate) fn plan_at_most(n: &Nest, p_most: usize, q_most: usize) -> Option<Blocks> {
+        let mut modes = [Mode {
+            range: 1,
+            src: 0,
+            dst: 0,
+        }; MODES];
+        let mut len = n.len;
+        modes[..len].copy_from_slice(n.loops());
+        let p_most = p_most.clamp(2, ROWS) as u64;
+        let q_most = q_most.clamp(2, COLS) as u64;
+        // 0: an outer loop; 1: a row loop; 2: a column loop.
+        let mut role = [0u8; MODES];
+        // The row and the column loops, innermost first.
+        let mut row_loops = [0usize; MODES];
+        let mut col_loops = [0usize; MODES];
+        // The first row loop: the smallest destination stride (the loops
+        // are sorted so).
+        let (first, ps) = (0, modes.first()?.dst);
+        role[first] = 1;
+        row_loops[0] = first;
+        let mut rn = 1;
+        let mut p = modes[first].range;
+        if p > p_most {
+            match take(&mut modes, &mut len, &mut role, first, p_most) {
+                Some(c) => p = c,
+                None if p <= ROWS as u64 => {}
+                None => return None,
+            }
+        }
+        // The first column loop: the smallest source stride of the rest.
+        let c0 = (0..len)
+            .filter(|&i| role[i] == 0)
+            .min_by_key(|&i| modes[i].src)?;
+        let qs = modes[c0].src;
+        role[c0] = 2;
+        col_loops[0] = c0;
+        let mut cn = 1;
+        let mut q = modes[c0].range;
+        if q > q_most {
+            match take(&mut modes, &mut len, &mut role, c0, q_most) {
+                Some(c) => q = c,
+                None if q <= COLS as u64 => {}
+                None => return None,
+            }
+        }
+        // More columns, from source stride `qs * q`, then more rows, from
+        // destination stride `ps * p`.
+        for (side, most, stride, count, loops, n) in [
+            (2u8, q_most, qs, &mut q, &mut col_loops, &mut cn),
+            (1u8, p_most, ps, &mut p, &mut row_loops, &mut rn),
+        ] {
+            while *count < most {
+                let next = stride.checked_mul(*count)?;
+                let pick =
+                    |m: &Mode, r: u8| r == 0 && if side == 2 { m.src } else { m.dst } == next;
+                let Some(i) = (0..len).find(|&i| pick(&modes[i], role[i])) else {
+                    break;
+                };
+                role[i] = side;
+                let want = most / *count;
+                if modes[i].range > want {
+                    match take(&mut modes, &mut len, &mut role, i, want) {
+                        Some(c) => {
+                            *count *= c;
+                            (loops[*n], *n) = (i, *n + 1);
+                        }
+                        None => role[i] = 0,
+                    }
+                    break;
+                }
+                (loops[*n], *n) = (i, *n + 1);
+                *count *= modes[i].range;
+            }
+        }
+        let mut b = Blocks {
+            rows: [0; ROWS],
+            p: p as usize,
+            ps: ps as usize,
+            cols: [0; COLS],
+            q: q as usize,
+            qs: qs as usize,
+            outer: [Mode {
+                range: 1,
+                src: 0,
+                dst: 0,
+            }; MODES],
+            len: 0,
+        };
+        // Row and column offsets: the mixed-radix digits of each, in the
+        // order the loops were taken (innermost first).
+        table(&modes, &row_loops[..rn], &mut b.rows[..b.p], |m| m.src);
+        table(&modes, &col_loops[..cn], &mut b.cols[..b.q], |m| m.dst);
+        // The taken loops' remainders and the other loops walk the blocks.
+        for (i, m) in modes[..len].iter().enumerate() {
+            if role[i] == 0 && m.range > 1 {
+                b.outer[b.len] = *m;
+                b.len += 1;
+            }
+        }
+        in_source_order(&mut b.outer[..b.len]);
+        Some(b)
+    }
+
+    /// The destination stride along a row and the source stride along a
+    /// column (1 and 1 where both are runs).
+    pub(crate) fn strides(&self) -> (usize, usize) {
+        (self.ps, self.qs)
+    }
+
+    /// Whether block rows and columns are runs (the vector tiles apply).
+    pub(crate) fn runs(&self) -> bool {
+        self.ps == 1 && self.qs == 1
+    }
+
+    /// Copies the box from offsets `s` and `d`.
+    pub(crate) fn copy<T: Copy + 'static>(&self, src: &[T], s: u64, dst: &mut [T], d: u64) {
+        let (rows, cols) = (&self.rows[..self.p], &self.cols[..self.q]);
+        let (ps, qs) = (self.ps, self.qs);
+        if !self.runs() {
+            each(&self.outer[..self.len], s, d, |s, d| {
+                for (j, &c) in cols.iter().enumerate() {
+                    let (from, to) = (s + j * qs, d + c);
+                    for (i, &r) in rows.iter().enumerate() {
+                        dst[to + i * ps] = src[from + r];
+                    }
+                }
+            });
+            return;
+        }
+        each(&self.outer[..self.len], s, d, |s, d| {
+            let (pn, qn) = simd::table_block(src, s, rows, dst, d, cols);
+            // What the tiles left: the last rows of the first columns,
+            // then every row of the last columns.
+            for (j, &c) in cols.iter().enumerate() {
+                let from = if j < qn { pn } else { 0 };
+                let at = d + c;
+                for (o, &r) in dst[at + from..at + self.p].iter_mut().zip(&rows[from..]) {
+                    *o = src[s + r + j];
+                }
+            }
+        });
+    }
+}
+
+/// The most rows and columns of a block of elements of `size` bytes.
+pub(crate) fn sides(size: usize) -> (usize, usize) {
+    let size = size.max(1);
+    (
+        (ROW_BYTES / size).clamp(2, ROWS),
+        (COL_BYTES / size).clamp(2, COLS),
+    )
+}
+
+/// Calls `f` with the blocks of box `n` (at most `p_most` by `q_most`):
+/// where the first row or column loop is longer than that and has no
+/// divisor of at least half of it, the box is first cut in two along that
+/// loop, a part of whole blocks and the rest, each planned on its own.
+/// `false` (nothing called) where the box is no transpose.
+pub(crate) fn each_box(
+    n: &Nest,
+    p_most: usize,
+    q_most: usize,
+    f: &mut dyn FnMut(&Blocks, u64, u64),
+) -> bool {
+    let loops = n.loops();
+    if loops.len() < 2 {
+        return false;
+    }
+    // The first row loop, and the first column loop.
+    let c0 = (1..loops.len()).min_by_key(|&i| loops[i].src).unwrap_or(1);
+    for (i, most) in [(0, p_most.min(ROWS)), (c0, q_most.min(COLS))] {
+        let r = loops[i].range;
+        let most = most as u64;
+        if r > most && (divisor_up_to(r, most as usize) as u64) < most / 2 {
+            let whole = r / most * most;
+            let (a, b) = n.cut(i, whole);
+            return each_box(&a, p_most, q_most, f) && each_box(&b, p_most, q_most, f);
+        }
+    }
+    match Blocks::plan_at_most(n, p_most, q_most) {
+        Some(b) => {
+            f(&b, n.src, n.dst);
+            true
+        }
+        None => false,
+    }
+}
+
+/// Cuts loop `i` of `modes` into an inner loop of `c` steps (the largest
+/// divisor of its range up to `most`, above 1) kept at `i`, and an outer
+/// loop of the rest, added at the end as an outer loop: `Some(c)`, or
+/// `None` when there is no such divisor or no room (nothing changes).
+fn take(
+    modes: &mut [Mode; MODES],
+    len: &mut usize,
+    role: &mut [u8; MODES],
+    i: usize,
+    most: u64,
+) -> Option<u64> {
+    let m = modes[i];
+    let c = divisor_up_to(m.range, most as usize) as u64;
+    if c < 2 || *len >= MODES {
+        return None;
+    }
+    modes[i].range = c;
+    if c < m.range {
+        modes[*len] = Mode {
+            range: m.range / c,
+            src: m.src * c,
+            dst: m.dst * c,
+        };
+        role[*len] = 0;
+        *len += 1;
+    }
+    Some(c)
+}
+
+/// Fills `out` with the offsets (by `stride`) of the indices of the loops
+/// `which` of `modes`, the first of them fastest.
+fn table(modes: &[Mode], which: &[usize], out: &mut [usize], stride: impl Fn(&Mode) -> u64) {
+    let mut at = [0u64; MODES];
+    let mut off = 0u64;
+    for o in out.iter_mut() {
+        *o = off as usize;
+        // Next index: the odometer over the loops `which`.
+        for (k, &i) in which.iter().enumerate() {
+            let m = &modes[i];
+            at[k] += 1;
+            off = off.wrapping_add(stride(m));
+            if at[k] < m.range {
+                break;
+            }
+            off = off.wrapping_sub(at[k].wrapping_mul(stride(m)));
+            at[k] = 0;
+        }
+    }
+}
