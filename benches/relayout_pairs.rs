@@ -14,7 +14,7 @@
 //! `--features rayon` for the other columns). Settings, by environment:
 //! `RELAYOUT_SEED` (default 25), `RELAYOUT_COUNT` pairs (24),
 //! `RELAYOUT_ROUNDS` (5), `RELAYOUT_JSON=FILE` writes one JSON object per
-//! pair. The summary lines give the median, the slowest tenth (the 10th
+//! pair, `RELAYOUT_LIST="FROM -> TO; ..."` measures those pairs instead. The summary lines give the median, the slowest tenth (the 10th
 //! percentile) and the worst fraction.
 
 use std::hint::black_box;
@@ -189,7 +189,15 @@ fn main() {
     let rounds = env("RELAYOUT_ROUNDS", 5).max(1) as usize;
     let json = std::env::var("RELAYOUT_JSON").ok();
     let mut rng = Rng(seed);
-    let pairs: Vec<(String, String)> = (0..count).map(|_| pair(&mut rng)).collect();
+    // `RELAYOUT_LIST="FROM -> TO; FROM -> TO"`: those pairs instead.
+    let pairs: Vec<(String, String)> = match std::env::var("RELAYOUT_LIST") {
+        Ok(list) => list
+            .split(';')
+            .filter_map(|p| p.split_once("->"))
+            .map(|(a, b)| (a.trim().to_string(), b.trim().to_string()))
+            .collect(),
+        Err(_) => (0..count).map(|_| pair(&mut rng)).collect(),
+    };
     let mut one = Vec::new();
     let mut many = Vec::new();
     let mut lines = Vec::new();

@@ -278,11 +278,15 @@ pub(crate) fn copy_fixed<T: Copy + 'static, X: Fix<T>>(n: &Nest, src: &[T], dst:
         return;
     };
     if m0.dst == 1 && m0.src != 1 {
-        if X::SAME {
-            let (pm, qm) = transpose::sides(core::mem::size_of::<T>());
-            if transpose::each_box(n, pm, qm, &mut |b, s, d| b.copy(src, s, dst, d)) {
-                return;
-            }
+        let size = core::mem::size_of::<T>();
+        // The general blocks, except where the blocks below were tuned:
+        // both runs at least 8 bytes, or two rows woven into pairs and
+        // back (measured on the README's pairs; the general blocks are
+        // faster on the rest, see docs/relayout.md).
+        let general = X::SAME && !tuned(n, size);
+        let (pm, qm) = transpose::sides(size);
+        if general && transpose::each_box(n, pm, qm, &mut |b, s, d| b.copy(src, s, dst, d)) {
+            return;
         }
         if blocks::<T, X>(n, src, dst) {
             return;
@@ -294,6 +298,20 @@ pub(crate) fn copy_fixed<T: Copy + 'static, X: Fix<T>>(n: &Nest, src: &[T], dst:
             dst[d + i * ds] = X::fix(src[s + i * ss]);
         }
     });
+}
+
+/// Whether the transposed blocks of [`blocks`] take box `n` of elements
+/// of `size` bytes at their measured speed: its first loop and the first
+/// loop contiguous in the source at least 8 bytes each, or two rows woven
+/// into pairs (rows to `(2,1)` sub-tiles) or split back.
+fn tuned(n: &Nest, size: usize) -> bool {
+    let Some((m0, mq, _, _)) = n.transposed() else {
+        return false;
+    };
+    let bytes = |r: u64| r.saturating_mul(size as u64) >= 8;
+    let weave = m0.range == 2 && mq.dst == 2;
+    let split = mq.range == 2 && m0.src == 2;
+    weave || split || (bytes(m0.range) && bytes(mq.range))
 }
 
 /// Transposed blocks: `false` (nothing copied) when the box is not one.
