@@ -60,6 +60,16 @@ const TEXTS: &[&str] = &[
     "f32[9223372036854775807,2]",
 ];
 
+/// Kinds whose `i64` field gets `u64::MAX` in `COMMON` (see
+/// `every_message_is_as_before`).
+const CLAMPED: &[ErrorKind] = &[
+    ErrorKind::NegativeDimension,
+    ErrorKind::NegativeBound,
+    ErrorKind::SplitIndicesNotIncreasing,
+    ErrorKind::SplitIndexOutOfBounds,
+    ErrorKind::PaddingTooSmall,
+];
+
 fn messages() -> String {
     let mut out = String::new();
     for kind in ErrorKind::ALL {
@@ -91,7 +101,17 @@ fn every_message_is_as_before() {
     }
     let before = std::fs::read_to_string(path).expect("tests/data/error_messages.txt");
     for (i, (a, b)) in before.lines().zip(now.lines()).enumerate() {
-        assert_eq!(a, b, "line {}", i + 1);
+        // The one documented change: `u64::MAX` given by hand for a field
+        // that is an `i64` (a size or index as written in the text) is
+        // clamped to `i64::MAX`. The library never raises such numbers.
+        let clamped = CLAMPED.iter().any(|k| a.starts_with(&format!("{k:?} [")))
+            && a.split_once("]: ").map(|(k, m)| {
+                format!(
+                    "{k}]: {}",
+                    m.replace("18446744073709551615", "9223372036854775807")
+                )
+            }) == Some(b.to_string());
+        assert!(a == b || clamped, "line {}:\n{a}\n{b}", i + 1);
     }
     assert_eq!(before.lines().count(), now.lines().count());
 }

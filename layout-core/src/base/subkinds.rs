@@ -33,6 +33,9 @@ pub enum Capacity {
     SplitIndices,
     /// Bytes of text ([`crate::MAX_TEXT_LEN`]).
     TextLen,
+    /// Something else (only in errors built by hand, with a number that
+    /// names none of the above).
+    Other,
 }
 
 impl Capacity {
@@ -59,6 +62,7 @@ impl Capacity {
             Capacity::SplitConfigs => "number of split configs",
             Capacity::SplitIndices => "number of split indices",
             Capacity::TextLen => "text length in bytes",
+            Capacity::Other => "count",
         }
     }
 }
@@ -542,7 +546,7 @@ impl ErrorDetail {
                 what: if a >= 0 && a < Capacity::ALL.len() as i128 {
                     Capacity::ALL[a as usize]
                 } else {
-                    Capacity::Rank
+                    Capacity::Other
                 },
                 count: u(b),
                 capacity: u(c),
