@@ -76,7 +76,10 @@ mod rules;
 mod text;
 
 pub use base::element::{ElementType, ALL_ELEMENT_TYPES};
-pub use base::error::{Error, ErrorKind, Span};
+pub use base::error::{
+    Capacity, Error, ErrorDetail, ErrorKind, NoDigitTables, PackedRead, RelayoutMismatch, Span,
+    SparseAttribute, ViewMismatch,
+};
 pub use base::limits::{
     COMBINE_ENTRY, MAX_DEPTH, MAX_PHYSICAL_RANK, MAX_RANK, MAX_SPLIT_CONFIGS, MAX_SPLIT_INDICES,
     MAX_TEXT_LEN, MAX_TILES, MAX_TILE_ENTRIES,

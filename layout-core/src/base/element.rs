@@ -399,3 +399,69 @@ fn edit_distance(a: &[u8], b: &[u8], limit: usize) -> Option<usize> {
     let d = prev[b.len()];
     (d <= limit).then_some(d)
 }
+
+/// The value used for padding slots by legacy `padded_dimensions` padding.
+///
+/// ```
+/// use layout_core::{parse_array, PaddingValue};
+/// let s = parse_array("f32[2,3]{0,1}").unwrap()
+///     .with_legacy_padding(&[3, 5], PaddingValue::Lowest).unwrap();
+/// assert_eq!(s.legacy_padding().unwrap().padding_value(), PaddingValue::Lowest);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PaddingValue {
+    /// Pad with zeros.
+    Zero,
+    /// Pad with ones.
+    One,
+    /// Pad with the lowest value of the type.
+    Lowest,
+    /// Pad with the highest value of the type.
+    Highest,
+    /// Padding contents unspecified.
+    Unknown,
+}
+
+impl PaddingValue {
+    /// The option's spelling (`zero`, `one`, `lowest`, `highest`, `unknown`).
+    ///
+    /// ```
+    /// use layout_core::PaddingValue;
+    /// assert_eq!(PaddingValue::Highest.name(), "highest");
+    /// ```
+    pub const fn name(self) -> &'static str {
+        match self {
+            PaddingValue::Zero => "zero",
+            PaddingValue::One => "one",
+            PaddingValue::Lowest => "lowest",
+            PaddingValue::Highest => "highest",
+            PaddingValue::Unknown => "unknown",
+        }
+    }
+
+    /// Parses an option spelling (lowercase, as [`PaddingValue::name`]
+    /// writes it).
+    ///
+    /// ```
+    /// use layout_core::PaddingValue;
+    /// assert_eq!(PaddingValue::from_name("zero"), Some(PaddingValue::Zero));
+    /// assert_eq!(PaddingValue::from_name("Zero"), None);
+    /// ```
+    pub const fn from_name(name: &str) -> Option<PaddingValue> {
+        use crate::base::konst::bytes_eq;
+        let b = name.as_bytes();
+        if bytes_eq(b, b"zero") {
+            Some(PaddingValue::Zero)
+        } else if bytes_eq(b, b"one") {
+            Some(PaddingValue::One)
+        } else if bytes_eq(b, b"lowest") {
+            Some(PaddingValue::Lowest)
+        } else if bytes_eq(b, b"highest") {
+            Some(PaddingValue::Highest)
+        } else if bytes_eq(b, b"unknown") {
+            Some(PaddingValue::Unknown)
+        } else {
+            None
+        }
+    }
+}

@@ -4,7 +4,7 @@
 use core::fmt;
 
 use crate::base::element::ElementType;
-use crate::base::error::{Error, ErrorKind, Span};
+use crate::base::error::{Error, ErrorDetail, ErrorKind, Span};
 use crate::base::konst::{sub, tri, Message};
 use crate::base::limits::MAX_RANK;
 use crate::model::array::ArrayShape;
@@ -280,10 +280,12 @@ impl<const R: usize> StaticLayout<R> {
                     out.general = Some(p);
                 }
                 None => {
-                    return Err(Error::new(
-                        ErrorKind::NoDigitTables,
+                    return Err(Error::from_detail(
+                        ErrorDetail::NoDigitTables {
+                            reason: why,
+                            digits: STATIC_DIGITS as u64,
+                        },
                         shape.source_map().layout(),
-                        [why as i64, STATIC_DIGITS as i64, 0],
                     ))
                 }
             },
@@ -653,10 +655,12 @@ impl StaticLayout<0> {
                 }
                 Ok(out)
             }
-            Err(why) => Err(Error::new(
-                ErrorKind::NoDigitTables,
+            Err(why) => Err(Error::from_detail(
+                ErrorDetail::NoDigitTables {
+                    reason: why,
+                    digits: STATIC_DIGITS as u64,
+                },
                 Span::NONE,
-                [why as i64, STATIC_DIGITS as i64, 0],
             )),
         }
     }

@@ -7,9 +7,9 @@
 //! nibble.
 
 use crate::base::element::ElementType;
-use crate::base::error::{Error, ErrorKind, Span};
+use crate::base::error::{Error, ErrorKind, PackedRead, Span, ViewMismatch};
 use crate::math::fixed::{RankedLayout, StaticLayout};
-use crate::math::view::{ElementTag, LogicalIndices, TypedLayout};
+use crate::math::view::{mismatch, ElementTag, LogicalIndices, TypedLayout};
 
 mod sealed {
     pub trait Sealed {}
@@ -41,7 +41,7 @@ pub trait PackedElement: Copy + sealed::Sealed {
     fn wide(self) -> i128;
     /// Which of the three types this is (for error values).
     #[doc(hidden)]
-    const CODE: i128;
+    const CODE: PackedRead;
 }
 
 impl PackedElement for i8 {
@@ -63,7 +63,7 @@ impl PackedElement for i8 {
     fn wide(self) -> i128 {
         i128::from(self)
     }
-    const CODE: i128 = 0;
+    const CODE: PackedRead = PackedRead::I8;
 }
 
 impl PackedElement for u8 {
@@ -79,7 +79,7 @@ impl PackedElement for u8 {
     fn wide(self) -> i128 {
         i128::from(self)
     }
-    const CODE: i128 = 1;
+    const CODE: PackedRead = PackedRead::U8;
 }
 
 impl PackedElement for bool {
@@ -95,7 +95,7 @@ impl PackedElement for bool {
     fn wide(self) -> i128 {
         i128::from(self)
     }
-    const CODE: i128 = 2;
+    const CODE: PackedRead = PackedRead::Bool;
 }
 
 /// The Rust type a packed view reads an [`ElementTag`]'s element type as:
@@ -149,30 +149,23 @@ fn check<T: PackedElement, const R: usize>(
 ) -> Result<u32, Error> {
     let t = layout.element_type();
     if !T::accepts(t) {
-        return Err(Error::wide(
-            ErrorKind::ViewMismatch,
-            Span::NONE,
-            [3, i128::from(t.xla_enum_value()), T::CODE],
-        ));
+        return Err(mismatch(ViewMismatch::PackedType {
+            stored: Some(t),
+            reads: T::CODE,
+        }));
     }
     let width = t.bit_width();
     if layout.element_size_in_bits() != u64::from(width) {
-        return Err(Error::wide(
-            ErrorKind::ViewMismatch,
-            Span::NONE,
-            [
-                4,
-                i128::from(layout.element_size_in_bits()),
-                i128::from(width),
-            ],
-        ));
+        return Err(mismatch(ViewMismatch::PackedWidth {
+            bits: layout.element_size_in_bits(),
+            width: u64::from(width),
+        }));
     }
     if len < layout.size_in_bytes() {
-        return Err(Error::wide(
-            ErrorKind::ViewMismatch,
-            Span::NONE,
-            [5, len as i128, layout.size_in_bytes() as i128],
-        ));
+        return Err(mismatch(ViewMismatch::BufferLength {
+            len: len as u64,
+            size: layout.size_in_bytes() as u64,
+        }));
     }
     Ok(width)
 }

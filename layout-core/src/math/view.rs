@@ -6,7 +6,7 @@ use core::marker::PhantomData;
 use core::ops::{Index, IndexMut};
 
 use crate::base::element::ElementType;
-use crate::base::error::{Error, ErrorKind, Span};
+use crate::base::error::{Error, ErrorDetail, Span, ViewMismatch};
 use crate::math::fixed::{RankedLayout, StaticLayout};
 
 /// A Rust type that stores one XLA element type at its natural width.
@@ -170,27 +170,23 @@ element! {
         |b| num_complex::Complex::new(f64::from_bits(b as u64), f64::from_bits((b >> 64) as u64)),
 }
 
+/// A [`ErrorKind::ViewMismatch`](crate::ErrorKind::ViewMismatch) error.
+pub(crate) const fn mismatch(why: ViewMismatch) -> Error {
+    Error::from_detail(ErrorDetail::ViewMismatch(why), Span::NONE)
+}
+
 /// `T` is the natural Rust type of slots of `stored` that are `bits` wide
 /// (the check of views and of typed relayouts).
 pub(crate) fn natural_slots<T: Element>(stored: ElementType, bits: u64) -> Result<(), Error> {
     if stored != T::ELEMENT_TYPE {
-        return Err(Error::new(
-            ErrorKind::ViewMismatch,
-            Span::NONE,
-            [
-                1,
-                stored.xla_enum_value() as i64,
-                T::ELEMENT_TYPE.xla_enum_value() as i64,
-            ],
-        ));
+        return Err(mismatch(ViewMismatch::ElementType {
+            stored: Some(stored),
+            view: Some(T::ELEMENT_TYPE),
+        }));
     }
     let natural = u64::from(T::ELEMENT_TYPE.byte_width()) * 8;
     if bits != natural {
-        return Err(Error::wide(
-            ErrorKind::ViewMismatch,
-            Span::NONE,
-            [2, bits as i128, 0],
-        ));
+        return Err(mismatch(ViewMismatch::Packed { bits }));
     }
     Ok(())
 }
@@ -198,11 +194,10 @@ pub(crate) fn natural_slots<T: Element>(stored: ElementType, bits: u64) -> Resul
 fn check<T: Element, const R: usize>(layout: &StaticLayout<R>, len: usize) -> Result<(), Error> {
     natural_slots::<T>(layout.element_type(), layout.element_size_in_bits())?;
     if len < layout.allocated_elements() {
-        return Err(Error::wide(
-            ErrorKind::ViewMismatch,
-            Span::NONE,
-            [0, len as i128, layout.allocated_elements() as i128],
-        ));
+        return Err(mismatch(ViewMismatch::Length {
+            len: len as u64,
+            allocated: layout.allocated_elements() as u64,
+        }));
     }
     Ok(())
 }
@@ -231,7 +226,7 @@ impl<'a, T: Element, L: RankedLayout<R>, const R: usize> View<'a, T, L, R> {
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::ViewMismatch`] when `T` is not the layout's element
+    /// [`ErrorKind::ViewMismatch`](crate::ErrorKind::ViewMismatch) when `T` is not the layout's element
     /// type, the layout packs elements (`E(n)` below the natural width), or
     /// `data` is shorter than the allocation.
     pub fn new(layout: L, data: &'a [T]) -> Result<Self, Error> {
@@ -280,7 +275,7 @@ impl<'a, T: Element, L: RankedLayout<R>, const R: usize> View<'a, T, L, R> {
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::ViewMismatch`] when the layout packs elements or
+    /// [`ErrorKind::ViewMismatch`](crate::ErrorKind::ViewMismatch) when the layout packs elements or
     /// `data` is shorter than the allocation.
     pub fn typed(layout: L, data: &'a [T]) -> Result<Self, Error>
     where

@@ -85,16 +85,9 @@ impl<const K: usize> DimDigits<K> {
     }
 }
 
-/// Why a layout has no digit tables.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum NoDigits {
-    /// A `*` entry combines dimensions.
-    Combine,
-    /// A tile size does not divide the window it splits.
-    NotNested,
-    /// A dimension needs more digits than the tables hold.
-    TooMany,
-}
+/// Why a layout has no digit tables (an error's typed sub-kind, so
+/// defined with the errors).
+pub(crate) use crate::base::error::NoDigitTables as NoDigits;
 
 /// A working coordinate while tiling: a window of dimension `dim`, or
 /// always zero (`dim == NONE`).

@@ -31,7 +31,7 @@ mod transpose;
 mod windowed;
 
 use crate::base::element::ElementType;
-use crate::base::error::{Error, ErrorKind, Span};
+use crate::base::error::{Error, ErrorDetail, ErrorKind, RelayoutMismatch, Span};
 use crate::base::limits::MAX_RANK;
 use crate::math::fixed::{RankedLayout, StaticLayout};
 use crate::math::view::{natural_slots, Element, View, ViewMut};
@@ -42,22 +42,8 @@ use crate::plan::Plan;
 
 use modes::{Chain, Nest, Piece, CHAIN};
 
-/// What a [`ErrorKind::RelayoutMismatch`] error is about (its first value).
-pub(crate) mod mismatch {
-    pub const RANK: i64 = 0;
-    pub const ELEMENT_TYPE: i64 = 1;
-    pub const SLOT_WIDTH: i64 = 2;
-    pub const SOURCE_LENGTH: i64 = 3;
-    pub const DESTINATION_LENGTH: i64 = 4;
-    pub const PADDING_VALUE: i64 = 5;
-}
-
-fn mismatch(what: i64, a: i128, b: i128) -> Error {
-    Error::wide(
-        ErrorKind::RelayoutMismatch,
-        Span::NONE,
-        [what as i128, a, b],
-    )
+fn mismatch(why: RelayoutMismatch) -> Error {
+    Error::from_detail(ErrorDetail::RelayoutMismatch(why), Span::NONE)
 }
 
 /// How one side finds its elements when the two layouts have no common
@@ -235,11 +221,10 @@ impl RelayoutPlan {
     /// ```
     pub fn new(src: &ArrayShape, dst: &ArrayShape) -> Result<RelayoutPlan, Error> {
         if src.rank() != dst.rank() {
-            return Err(mismatch(
-                mismatch::RANK,
-                src.rank() as i128,
-                dst.rank() as i128,
-            ));
+            return Err(mismatch(RelayoutMismatch::Rank {
+                src: src.rank() as u64,
+                dst: dst.rank() as u64,
+            }));
         }
         Self::build(&Side::of_shape(src)?, &Side::of_shape(dst)?)
     }
@@ -268,11 +253,10 @@ impl RelayoutPlan {
     #[inline(never)]
     fn build(a: &Side, b: &Side) -> Result<RelayoutPlan, Error> {
         if a.element != b.element {
-            return Err(mismatch(
-                mismatch::ELEMENT_TYPE,
-                a.element.xla_enum_value().into(),
-                b.element.xla_enum_value().into(),
-            ));
+            return Err(mismatch(RelayoutMismatch::ElementType {
+                src: Some(a.element),
+                dst: Some(b.element),
+            }));
         }
         let rank = a.rank;
         for d in 0..rank {
@@ -288,11 +272,10 @@ impl RelayoutPlan {
         let value_bits = u64::from(a.element.bit_width());
         for bits in [a.bits, b.bits] {
             if bits < value_bits || bits > 128 {
-                return Err(mismatch(
-                    mismatch::SLOT_WIDTH,
-                    bits.into(),
-                    value_bits.into(),
-                ));
+                return Err(mismatch(RelayoutMismatch::SlotWidth {
+                    slot: bits,
+                    element: value_bits,
+                }));
             }
         }
         let mut elements: u64 = 1;
@@ -508,18 +491,16 @@ impl RelayoutPlan {
         want_dst: u64,
     ) -> Result<(), Error> {
         if src as u64 != want_src {
-            return Err(mismatch(
-                mismatch::SOURCE_LENGTH,
-                src as i128,
-                want_src.into(),
-            ));
+            return Err(mismatch(RelayoutMismatch::SourceLength {
+                len: src as u64,
+                size: want_src,
+            }));
         }
         if dst as u64 != want_dst {
-            return Err(mismatch(
-                mismatch::DESTINATION_LENGTH,
-                dst as i128,
-                want_dst.into(),
-            ));
+            return Err(mismatch(RelayoutMismatch::DestinationLength {
+                len: dst as u64,
+                size: want_dst,
+            }));
         }
         Ok(())
     }
@@ -737,11 +718,10 @@ fn pattern(t: ElementType, v: PaddingValue) -> Result<u128, Error> {
             _ => None,
         },
     };
-    got.ok_or(mismatch(
-        mismatch::PADDING_VALUE,
-        v as i128,
-        t.xla_enum_value().into(),
-    ))
+    got.ok_or(mismatch(RelayoutMismatch::PaddingValue {
+        value: v,
+        element_type: Some(t),
+    }))
 }
 
 /// Copies every element of `src` into `dst`, which may have any other
