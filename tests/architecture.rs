@@ -26,7 +26,7 @@ const MACRO_LAYERS: &[&str] = &["suggest", "ast", "attrs", "valid", "codegen", "
 /// report model, renderers, then the commands.
 const CLI_LAYERS: &[&str] = &[
     "format", "output", "people", "hlo", "npy", "report", "render", "machine", "scan", "explain",
-    "draw", "relayout",
+    "draw", "relayout", "oom",
 ];
 
 /// Longest hand-written source file.
