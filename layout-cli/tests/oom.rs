@@ -229,3 +229,25 @@ fn no_report_and_no_file() {
     let out = layout(&["oom", "-"], b"1. Size: 99999999999999999999999999999E\n   Shape: f32[99999999999,99999999999,99999999999]{2,1,0}\n");
     assert!(matches!(out.status.code(), Some(0 | 1)), "{out:?}");
 }
+
+#[test]
+fn the_readme_walk_through_is_the_tools_output() {
+    let readme =
+        std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../README.md"))
+            .unwrap();
+    let (_, rest) = readme
+        .split_once("`layout oom` recomputes it and explains it:\n\n```text\n")
+        .unwrap();
+    let (block, _) = rest.split_once("```").unwrap();
+    let out = layout(&["oom", &path("hbm.txt")], b"");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains(block), "{block}\nnot in\n{text}");
+    // And the entry quoted above it is in the report.
+    let (_, rest) = readme.split_once("Take this entry of a report").unwrap();
+    let (_, rest) = rest.split_once("```text\n").unwrap();
+    let (entry, _) = rest.split_once("```").unwrap();
+    let report = std::fs::read_to_string(report("hbm.txt")).unwrap();
+    for line in entry.lines() {
+        assert!(report.contains(line), "{line}");
+    }
+}
