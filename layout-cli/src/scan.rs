@@ -82,6 +82,9 @@
 //! With `--sort bytes|padding`, `--top N` or `--computation NAME`, one
 //! table of instructions instead, ranked largest first ([`Listing`],
 //! [`crate::render::rank`]), then the failures and the totals as above.
+//! Its numbers have thousands separators, as the table's. Ranked by
+//! padding when no instruction has any, one line says so instead of the
+//! rows.
 //!
 //! With `--json`, one JSON object per line, in input order, except that a
 //! nested computation's instructions come before the instruction that holds
