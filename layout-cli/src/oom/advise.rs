@@ -38,7 +38,7 @@
 //! closest to the original (fewest pairs of dimensions swapped), then to
 //! the smaller `minor_to_major`. A best that saves nothing is no advice.
 //!
-//! Uses: [`crate::format`], and [`super::read`] for the compiler's units.
+//! Uses: [`super::read`] (the compiler's units).
 
 use layout_core::{parse_array, ArrayShape, ElementType, COMBINE_ENTRY};
 

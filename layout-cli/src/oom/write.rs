@@ -2,7 +2,7 @@
 //! and causes wrapped or left to run last on their line) and the JSON
 //! document.
 //!
-//! Uses: [`crate::format`], [`super::analyse`], [`super::read`].
+//! Uses: [`super::advise`], [`super::analyse`], [`super::read`].
 
 use std::fmt::Write as _;
 
