@@ -65,11 +65,13 @@ fn json_error(message: &str) -> ExitCode {
     out.finish("explain", ExitCode::from(EXIT_INVALID))
 }
 
-/// The sizes of `memory` as JSON: bytes allocated, unpadded and of padding,
-/// and the padding's share of the allocation in percent.
+/// The sizes of `memory` as JSON: bytes allocated, unpadded (and unpadded
+/// as the TPU compiler's memory report counts them), of padding, and the
+/// padding's share of the allocation in percent.
 fn memory_json(memory: Memory) -> Result<Map<String, Value>, String> {
     let mut m = Map::new();
     m.insert("unpadded_bytes".into(), memory.unpadded.into());
+    m.insert("compiler_unpadded_bytes".into(), memory.unpacked.into());
     m.insert("size_in_bytes".into(), memory.allocated.into());
     m.insert("padding_bytes".into(), memory.padding()?.into());
     m.insert("padding_percent".into(), memory.padding_percent()?.into());
@@ -195,6 +197,12 @@ pub fn describe(shape: &Shape<'_>, index: Option<&[u64]>, indent: &str) -> Resul
                     writeln!(out, "{indent}total unpadded {}", bytes_in_full(m.unpadded)).unwrap();
                     writeln!(
                         out,
+                        "{indent}total unpadded (as the compiler reports it) {}",
+                        m.compiler_line()
+                    )
+                    .unwrap();
+                    writeln!(
+                        out,
                         "{indent}total padding  {}, {percent:.1}% of the allocation",
                         bytes_in_full(padding)
                     )
@@ -224,6 +232,10 @@ pub struct Memory {
     /// Elements times element bits, rounded up to bytes
     /// (`ArrayShape::unpadded_size_in_bytes`).
     pub unpadded: u64,
+    /// Elements times the unpacked byte width, as the TPU compiler's
+    /// memory report counts "unpadded" (`ArrayShape::unpacked_size_in_bytes`:
+    /// `E(n)` ignored, so `pred` in 32 bits is 4x).
+    pub unpacked: u64,
 }
 
 impl Memory {
@@ -232,6 +244,7 @@ impl Memory {
         Ok(Memory {
             allocated: a.size_in_bytes().map_err(|e| e.to_string())?,
             unpadded: a.unpadded_size_in_bytes().map_err(|e| e.to_string())?,
+            unpacked: a.unpacked_size_in_bytes().map_err(|e| e.to_string())?,
         })
     }
 
@@ -243,6 +256,19 @@ impl Memory {
                 self.unpadded, self.allocated
             )
         })
+    }
+
+    /// The compiler's line: `N bytes (X MiB), 4.0x expansion` (allocated
+    /// over [`Memory::unpacked`]).
+    pub fn compiler_line(self) -> String {
+        let expansion = if self.unpacked == 0 {
+            String::new()
+        } else {
+            #[allow(clippy::cast_precision_loss)] // a ratio to one decimal
+            let x = self.allocated as f64 / self.unpacked as f64;
+            format!(", {x:.1}x expansion")
+        };
+        format!("{}{expansion}", bytes_in_full(self.unpacked))
     }
 
     /// The padding as a percentage of the allocation; 0 for an empty one.
@@ -265,6 +291,10 @@ impl Memory {
             unpadded: self
                 .unpadded
                 .checked_add(other.unpadded)
+                .ok_or_else(overflow)?,
+            unpacked: self
+                .unpacked
+                .checked_add(other.unpacked)
                 .ok_or_else(overflow)?,
         })
     }
@@ -532,6 +562,12 @@ fn array(
     w(out, "size", bytes_in_full(bytes));
     let memory = Memory::of_array(a)?;
     w(out, "unpadded", bytes_in_full(memory.unpadded));
+    writeln!(
+        out,
+        "{indent}unpadded (as the compiler reports it) {}",
+        memory.compiler_line()
+    )
+    .unwrap();
     w(
         out,
         "padding",

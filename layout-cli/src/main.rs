@@ -15,6 +15,10 @@
 //! [--json]`, which finds every shape in an HLO dump (exit 1 if a shape fails
 //! to parse, 2 if the input cannot be read).
 //!
+//! `layout oom FILE|- [--json]` reads the TPU compiler's out-of-memory
+//! report and explains it (exit 1 if there is no report or an entry is
+//! malformed, 2 if the input cannot be read).
+//!
 //! On files: `layout relayout --from SHAPE --to SHAPE INPUT OUTPUT` copies
 //! an array from one layout to another (raw bytes, or `.npy` on a side
 //! whose layout is dense row- or column-major); OUTPUT is replaced only
@@ -27,8 +31,10 @@
 //! - 0: success;
 //! - 1: an invalid shape or index (`scan`: a shape in the dump failed to
 //!   parse; `relayout`: shapes of different arrays, or an input whose size
-//!   or `.npy` header does not match `--from`);
-//! - 2: a usage error, or (`scan`, `relayout`) the input could not be read;
+//!   or `.npy` header does not match `--from`; `oom`: no report in the
+//!   input, or a malformed entry);
+//! - 2: a usage error, or (`scan`, `oom`, `relayout`) the input could not be
+//!   read;
 //! - 3 ([`output::EXIT_OUTPUT`]): the output could not be written (a full
 //!   disk, an I/O error; `draw --svg`, `relayout`: the file). A reader that
 //!   goes away (a closed pipe, `| head`) is not an error: the command stops
@@ -41,7 +47,7 @@
 //!
 //! The commands live in the package's library (`src/lib.rs`); `main`
 //! parses the arguments and calls them: [`machine`] (`check`, `offsets`),
-//! [`explain`], [`draw`], [`relayout`] and [`scan`].
+//! [`explain`], [`draw`], [`relayout`], [`oom`] and [`scan`].
 
 #![forbid(unsafe_code)]
 
@@ -49,14 +55,15 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use xla_layout_cli::{draw, explain, machine, output, relayout, scan};
+use xla_layout_cli::{draw, explain, machine, oom, output, relayout, scan};
 
 /// The exit status section of `layout --help`.
 const EXIT_STATUS: &str = "Exit status:
   0  success
   1  an invalid shape or index (scan: a shape in the dump failed to parse;
-     relayout: the input's size or .npy header does not match --from)
-  2  a usage error, or the scan or relayout input could not be read
+     relayout: the input's size or .npy header does not match --from;
+     oom: no report in the input, or a malformed entry)
+  2  a usage error, or the scan, oom or relayout input could not be read
   3  the output could not be written (a closed pipe is not an error)";
 
 /// The seed example explained by `layout` with no arguments.
@@ -156,6 +163,20 @@ enum Command {
         #[arg(long, value_name = "NAME")]
         computation: Option<String>,
     },
+    /// Explain the TPU compiler's out-of-memory report and say what to change.
+    ///
+    /// Reads the report (a file, or - for stdin; log prefixes are fine),
+    /// recomputes each allocation it lists, says where the padding comes
+    /// from, and which dimension order (a transpose or reshape in the
+    /// program) would pad least. Tilings the report leaves out are taken from
+    /// the XLA label or inferred by the TPU rule, and marked so.
+    Oom {
+        /// The report: a path, or `-` for standard input.
+        file: String,
+        /// One JSON document instead of the table.
+        #[arg(long)]
+        json: bool,
+    },
     /// Copy an array file from one layout to another (raw bytes, or .npy).
     ///
     /// INPUT holds the array in the --from layout: exactly that layout's
@@ -236,6 +257,7 @@ fn main() -> ExitCode {
             };
             scan::run_listing(&file, json, &listing)
         }
+        Some(Command::Oom { file, json }) => oom::run(&file, json),
         Some(Command::Relayout {
             from,
             to,

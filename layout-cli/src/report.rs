@@ -75,6 +75,10 @@ pub struct Value {
     /// Elements times element bits of every array, rounded up to bytes
     /// per array; `None` as for `bytes`.
     pub unpadded: Option<u64>,
+    /// Elements times the unpacked byte width of every array, as the TPU
+    /// compiler's memory report counts "unpadded" (`E(n)` ignored);
+    /// `None` as for `bytes`.
+    pub compiler_unpadded: Option<u64>,
     /// Every array leaf, in order.
     pub leaves: Vec<Leaf>,
     /// Why the text failed to parse.
@@ -128,13 +132,15 @@ fn leaves(shape: &Shape, out: &mut Vec<Leaf>) {
 
 /// The unpadded bytes of every array in `shape` summed (checked); `None`
 /// if one is unknown.
-fn unpadded(shape: &Shape) -> Option<u64> {
+/// With `compiler`, the unpacked sizes (`ArrayShape::unpacked_size_in_bytes`).
+fn unpadded(shape: &Shape, compiler: bool) -> Option<u64> {
     match shape {
+        Shape::Array(a) | Shape::Buffer(a) if compiler => a.unpacked_size_in_bytes().ok(),
         Shape::Array(a) | Shape::Buffer(a) => a.unpadded_size_in_bytes().ok(),
         // Tuples nest at most `layout_core::MAX_DEPTH` deep.
         Shape::Tuple(t) => t
             .iter()
-            .try_fold(0u64, |acc, e| acc.checked_add(unpadded(&e)?)),
+            .try_fold(0u64, |acc, e| acc.checked_add(unpadded(&e, compiler)?)),
         Shape::Token | Shape::Opaque => Some(0),
     }
 }
@@ -145,6 +151,7 @@ pub fn evaluate(text: &[u8]) -> Value {
         shape_type: None,
         bytes: None,
         unpadded: None,
+        compiler_unpadded: None,
         leaves: Vec::new(),
         error: Some(error),
     };
@@ -173,7 +180,8 @@ pub fn evaluate(text: &[u8]) -> Value {
     Value {
         shape_type: Some(shape_type),
         bytes,
-        unpadded: unpadded(&shape),
+        unpadded: unpadded(&shape, false),
+        compiler_unpadded: unpadded(&shape, true),
         leaves: out,
         error: None,
     }
@@ -513,6 +521,11 @@ mod tests {
             (Some(4096 + 2), Some(60 + 2))
         );
         assert_eq!(padded.padding(), Some(4036));
+        // The compiler counts the s4 one byte each, unpacked.
+        assert_eq!(padded.compiler_unpadded, Some(60 + 3));
+        let pred = evaluate(b"pred[64,512,2048]{2,1,0:T(8,128)E(32)}");
+        assert_eq!((pred.bytes, pred.padding()), (Some(256 << 20), Some(0)));
+        assert_eq!(pred.compiler_unpadded, Some(64 << 20));
         assert_eq!(v.space(), Space::Mixed);
         assert_eq!(v.leaves, [(1, Some(8)), (0, Some(3))]);
         let v = evaluate(b"f32[?,2]");

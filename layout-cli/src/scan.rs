@@ -82,6 +82,9 @@
 //! With `--sort bytes|padding`, `--top N` or `--computation NAME`, one
 //! table of instructions instead, ranked largest first ([`Listing`],
 //! [`crate::render::rank`]), then the failures and the totals as above.
+//! Its numbers have thousands separators, as the table's. Ranked by
+//! padding when no instruction has any, one line says so instead of the
+//! rows.
 //!
 //! With `--json`, one JSON object per line, in input order, except that a
 //! nested computation's instructions come before the instruction that holds
@@ -89,8 +92,12 @@
 //! found:
 //! `{"shape": text, "span": [start, end], "shape_type": "array"|"tuple"|
 //! "buffer"|"token"|"opaque"|null, "bytes": int|null, "padding_bytes":
-//! int|null, "memory_space":
+//! int|null, "compiler_unpadded_bytes": int|null, "memory_space":
 //! int|"mixed"|null, "leaf_memory_spaces": [int, ...], "error": string|null}`.
+//! `compiler_unpadded_bytes` is the unpadded size as the TPU compiler's
+//! memory report counts it (elements times the unpacked byte width,
+//! `ArrayShape::unpacked_size_in_bytes`; `pred` with `E(32)` is a quarter of
+//! its allocation, where `padding_bytes` says 0).
 //! `span` is the byte range in the input; `leaf_memory_spaces` has one entry
 //! per array leaf (one for an array, none for `token[]`); on a parse error
 //! `shape_type`, `bytes` and `memory_space` are `null` and `error` says why.
@@ -108,7 +115,8 @@
 //!   "root": bool, "opcode", ...result shape..., "operands": [shape],
 //!   "attributes": [{"attribute": name, ...shape}]}`: the result's shape
 //!   object fields are inlined (`shape`, `span`, `shape_type`, `bytes`,
-//!   `padding_bytes`, `memory_space`, `leaf_memory_spaces`, `error`). `name` is as written
+//!   `padding_bytes`, `compiler_unpadded_bytes`, `memory_space`,
+//!   `leaf_memory_spaces`, `error`). `name` is as written
 //!   (with its `%`, if any); `computation` is `null` for an instruction
 //!   outside any computation.
 //! - `{"kind": "other", "line", "shapes": [shape]}`, for shapes outside the

@@ -176,6 +176,22 @@ fn sort_padding_puts_the_most_padded_first() {
 }
 
 #[test]
+fn sort_padding_without_padding_says_so() {
+    let hlo = b"HloModule m\n\nENTRY %main {\n  %a = f32[8,128]{1,0:T(8,128)} parameter(0)\n  ROOT %b = f32[1024,1024]{1,0} copy(%a)\n}\n";
+    let out = layout(&["scan", "-", "--sort", "padding", "--top", "1"], hlo);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with("No padding: each of the 2 instruction(s) is allocated exactly"),
+        "{text}"
+    );
+    assert!(!text.contains("%b"), "{text}");
+    // By bytes the rows are listed, with thousands separators.
+    let rows = ranked(&["scan", "-", "--sort", "bytes", "--top", "1"], hlo);
+    assert_eq!(rows[1][3], "4,194,304");
+}
+
+#[test]
 fn computation_keeps_one_computations_instructions() {
     let name = "torchxla_bert_dp5.hlo";
     let records = scan_json(&read(name));

@@ -295,6 +295,7 @@ fn explain_json_has_the_fields_of_the_text() {
                 "elements": a.element_count().unwrap(),
                 "allocated_elements": plan.allocated_elements(),
                 "unpadded_bytes": unpadded,
+                "compiler_unpadded_bytes": a.unpacked_size_in_bytes().unwrap(),
                 "size_in_bytes": allocated,
                 "padding_bytes": allocated - unpadded,
                 "padding_percent": 0.0,
@@ -305,6 +306,25 @@ fn explain_json_has_the_fields_of_the_text() {
             "memory_space": 1,
         })
     );
+}
+
+#[test]
+fn explain_shows_the_compilers_unpadded_figure_beside_ours() {
+    // The TPU report: 64.00M unpadded for 256.00M, a 4.0x expansion.
+    let out = layout(&["explain", "pred[64,512,2048]{2,1,0:T(8,128)E(32)}"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(field(&text, "unpadded "), "268,435,456 bytes (256.0 MiB)");
+    assert_eq!(
+        field(&text, "unpadded (as the compiler reports it)"),
+        "67,108,864 bytes (64.0 MiB), 4.0x expansion"
+    );
+    // Sub-byte types: one byte each for the compiler, packed for ByteSizeOf.
+    let v = explain_json(&["s4[8]{0:E(4)}"]);
+    assert_eq!(v["sizes"]["unpadded_bytes"], 4);
+    assert_eq!(v["sizes"]["compiler_unpadded_bytes"], 8);
+    let t = explain_json(&["(pred[4]{0:E(32)}, f32[2])"]);
+    assert_eq!(t["sizes"]["compiler_unpadded_bytes"], 4 + 8);
+    assert_eq!(t["sizes"]["unpadded_bytes"], 16 + 8);
 }
 
 #[test]

@@ -390,6 +390,7 @@ fn json_schema() {
         "shape_type",
         "bytes",
         "padding_bytes",
+        "compiler_unpadded_bytes",
         "memory_space",
         "leaf_memory_spaces",
         "error",

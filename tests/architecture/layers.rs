@@ -49,4 +49,5 @@ pub const CLI: &[Layer] = &[
         &["format", "output", "people", "machine", "explain"],
     ),
     ("relayout", &["format", "output", "people", "npy"]),
+    ("oom", &["output", "people"]),
 ];

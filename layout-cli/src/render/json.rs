@@ -36,6 +36,7 @@ fn shape_fields<M: SerializeMap>(
     map.serialize_entry("shape_type", &v.shape_type.map(|t| t.name()))?;
     map.serialize_entry("bytes", &v.bytes)?;
     map.serialize_entry("padding_bytes", &v.padding())?;
+    map.serialize_entry("compiler_unpadded_bytes", &v.compiler_unpadded)?;
     match v.space() {
         Space::One(n) => map.serialize_entry("memory_space", &n)?,
         Space::Mixed => map.serialize_entry("memory_space", "mixed")?,

@@ -62,8 +62,23 @@ impl Ranked {
     }
 
     /// Sorts and writes the rows: a header, then one row per instruction
-    /// (`NAME COMPUTATION OPCODE BYTES PADDING SPACE SHAPE`).
+    /// (`NAME COMPUTATION OPCODE BYTES PADDING SPACE SHAPE`, the numbers
+    /// with thousands separators). Ranked by padding when no instruction
+    /// has any, one line says so instead of rows in an order that would
+    /// mean nothing.
     pub fn write(mut self, out: &mut dyn Write, scan: &Scan) -> io::Result<()> {
+        let unpadded = |r: &Row| r.padding.unwrap_or(0) == 0;
+        if self.sort == Some(SortKey::Padding)
+            && !self.rows.is_empty()
+            && self.rows.iter().all(unpadded)
+        {
+            return writeln!(
+                out,
+                "No padding: each of the {} instruction(s) is allocated exactly its unpadded size \
+                 (--sort bytes ranks them by size).",
+                self.rows.len()
+            );
+        }
         if let Some(key) = self.sort {
             let value = |r: &Row| match key {
                 SortKey::Bytes => r.bytes,
@@ -101,7 +116,7 @@ impl Ranked {
                 name(r).len(),
                 r.computation.len(),
                 r.opcode.end.saturating_sub(r.opcode.start),
-                number(r, r.bytes, false).len(),
+                number(r, r.bytes, true).len(),
                 number(r, r.padding, true).len(),
                 space(r).len(),
             ];
@@ -122,7 +137,7 @@ impl Ranked {
                 name(r),
                 r.computation,
                 lossy(scan.text(r.opcode)),
-                number(r, r.bytes, false),
+                number(r, r.bytes, true),
                 number(r, r.padding, true),
                 space(r)
             )?;

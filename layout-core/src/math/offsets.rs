@@ -118,6 +118,34 @@ impl ArrayShape {
         )
     }
 
+    /// Unpadded bytes as the TPU compiler's memory report counts them: the
+    /// logical element count times the element type's unpacked byte width
+    /// ([`ElementType::byte_width`](crate::ElementType::byte_width): one
+    /// byte for `pred` and for the sub-byte types), ignoring tiles, `L(n)`
+    /// and `E(n)`.
+    ///
+    /// This differs from [`unpadded_size_in_bytes`](Self::unpadded_size_in_bytes)
+    /// (XLA's `ByteSizeOf`, which packs `E(n)`) only when the layout has
+    /// `E(n)`: the report counts `pred[64,512,2048]{2,1,0:T(8,128)E(32)}`
+    /// (a `pred` stored in 32 bits) as 64.00M unpadded for 256.00M
+    /// allocated, a 4.0x expansion. For `E(4)` sub-byte layouts the one
+    /// byte per element follows XLA's unpacked byte width; no public report
+    /// with one has been checked.
+    ///
+    /// ```
+    /// use layout_core::parse_array;
+    /// let s = parse_array("pred[64,512,2048]{2,1,0:T(8,128)E(32)}").unwrap();
+    /// assert_eq!(s.size_in_bytes(), Ok(256 << 20));
+    /// assert_eq!(s.unpadded_size_in_bytes(), Ok(256 << 20));
+    /// assert_eq!(s.unpacked_size_in_bytes(), Ok(64 << 20));
+    /// let s4 = parse_array("s4[5]{0:E(4)}").unwrap();
+    /// assert_eq!((s4.unpadded_size_in_bytes(), s4.unpacked_size_in_bytes()), (Ok(3), Ok(5)));
+    /// ```
+    pub const fn unpacked_size_in_bytes(&self) -> Result<u64, Error> {
+        let n = tri!(self.element_count());
+        bytes_for(n, self.raw.element_type.byte_width() as u64 * 8, false)
+    }
+
     /// The element offset (in element slots, from the start of the buffer)
     /// of a logical index, for every layout.
     ///
