@@ -184,9 +184,9 @@ use crate::render::Render;
 use crate::report::Scan;
 
 /// Exit status when a shape failed to parse.
-const EXIT_PARSE_ERRORS: u8 = 1;
+const EXIT_PARSE_ERRORS: u8 = crate::exit::INVALID;
 /// Exit status when the input could not be read.
-const EXIT_UNREADABLE: u8 = 2;
+const EXIT_UNREADABLE: u8 = crate::exit::UNREADABLE;
 
 /// How `layout scan` lists the instructions: the table in input order, or
 /// one ranked list.
