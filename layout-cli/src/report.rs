@@ -486,6 +486,15 @@ impl<'a> Scan<'a> {
         totals
     }
 
+    /// `true` when nothing HLO-like was found: no `HloModule` header, no
+    /// computation, no instruction and no shape.
+    pub fn is_empty(&self) -> bool {
+        self.modules == 0
+            && self.computations == 0
+            && self.instructions == 0
+            && self.found.total() == 0
+    }
+
     /// Counts shapes outside the structure.
     pub fn count_other(&mut self, shapes: &Shapes) {
         add(&mut self.found.other, shapes.len());

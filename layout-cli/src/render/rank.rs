@@ -41,11 +41,13 @@ pub struct Ranked {
     sort: Option<SortKey>,
     top: Option<usize>,
     computation: Option<String>,
+    /// Whether a computation of that name was seen.
+    matched: bool,
     rows: Vec<Row>,
 }
 
 /// `%name` and `name` name the same computation.
-fn same_name(label: &str, wanted: &str) -> bool {
+pub fn same_name(label: &str, wanted: &str) -> bool {
     label.trim_start_matches('%') == wanted.trim_start_matches('%')
 }
 
@@ -57,8 +59,15 @@ impl Ranked {
             sort,
             top,
             computation: computation.map(str::to_string),
+            matched: false,
             rows: Vec::new(),
         }
+    }
+
+    /// `false` when `--computation` named a computation the input does not
+    /// have (`true` without the filter).
+    pub fn matched(&self) -> bool {
+        self.computation.is_none() || self.matched
     }
 
     /// Sorts and writes the rows: a header, then one row per instruction
@@ -149,6 +158,9 @@ impl Render for Ranked {
     }
 
     fn computation(&mut self, _out: &mut dyn Write, scan: &Scan, c: &CompRec) -> io::Result<()> {
+        if let Some(wanted) = &self.computation {
+            self.matched |= same_name(&lossy(c.label), wanted);
+        }
         for &(_, s) in &c.params {
             scan.value(s);
         }
@@ -178,6 +190,7 @@ impl Render for Ranked {
             if !same_name(&computation, wanted) {
                 return Ok(());
             }
+            self.matched = true;
         }
         self.rows.push(Row {
             computation,
