@@ -342,10 +342,10 @@ fn scan_table<W: Write>(src: &[u8], out: &mut Output<W>, refuse_empty: bool) -> 
     let errors = scan.errors();
     let widths = measured.widths();
     if widths.write_header(out).is_ok() {
-        hlo::walk(src, &mut Pass::new(src, Table::write(widths), out));
+        hlo::walk(src, &mut Pass::rendering(src, Table::write(widths), out));
     }
     if errors > 0 && !out.stopped() && table::write_failures_heading(out, errors).is_ok() {
-        hlo::walk(src, &mut Pass::new(src, Failures, out));
+        hlo::walk(src, &mut Pass::rendering(src, Failures, out));
     }
     if !out.stopped() {
         let _ = table::write_totals(out, &scan);
@@ -374,7 +374,7 @@ fn scan_ranked<W: Write>(src: &[u8], listing: &Listing, out: &mut Output<W>) -> 
     // A write error is kept by `out`, and each step is skipped once one failed.
     let _ = ranked.write(out, &scan);
     if errors > 0 && !out.stopped() && table::write_failures_heading(out, errors).is_ok() {
-        hlo::walk(src, &mut Pass::new(src, Failures, out));
+        hlo::walk(src, &mut Pass::rendering(src, Failures, out));
     }
     if !out.stopped() {
         let _ = table::write_totals(out, &scan);
@@ -450,6 +450,16 @@ impl<'a, 'o, R: Render, W: Write> Pass<'a, 'o, R, W> {
     fn new(src: &'a [u8], renderer: R, out: &'o mut Output<W>) -> Self {
         Pass {
             scan: Scan::new(src),
+            renderer,
+            out,
+        }
+    }
+
+    /// A pass after the first, whose totals are not needed again: its
+    /// [`Scan`] keeps no computation names ([`Scan::rendering`]).
+    fn rendering(src: &'a [u8], renderer: R, out: &'o mut Output<W>) -> Self {
+        Pass {
+            scan: Scan::rendering(src),
             renderer,
             out,
         }

@@ -23,9 +23,16 @@ pub enum SortKey {
     Padding,
 }
 
-/// One instruction kept for the ranking.
+/// The computation of a row: where its name is in the input, or (a nested
+/// computation's made-up name) the name itself.
+enum Computation {
+    At(Span),
+    Named(Box<str>),
+}
+
+/// One instruction kept for the ranking: spans and numbers, a few words.
 struct Row {
-    computation: String,
+    computation: Computation,
     name: Span,
     root: bool,
     opcode: Span,
@@ -85,6 +92,12 @@ impl Ranked {
         if let Some(top) = self.top {
             self.rows.truncate(top);
         }
+        fn computation<'r>(scan: &'r Scan, r: &'r Row) -> std::borrow::Cow<'r, str> {
+            match &r.computation {
+                Computation::At(s) => lossy(scan.text(*s)),
+                Computation::Named(n) => std::borrow::Cow::Borrowed(n),
+            }
+        }
         let name = |r: &Row| {
             let n = lossy(scan.text(r.name));
             if r.root {
@@ -108,7 +121,7 @@ impl Ranked {
         for r in &self.rows {
             let cells = [
                 name(r).len(),
-                r.computation.len(),
+                computation(scan, r).len(),
                 r.opcode.end.saturating_sub(r.opcode.start),
                 number(r, r.bytes, false).len(),
                 number(r, r.padding, true).len(),
@@ -129,7 +142,7 @@ impl Ranked {
                 out,
                 "{:<nw$}  {:<cw$}  {:<ow$}  {:>bw$}  {:>pw$}  {:<sw$}  ",
                 name(r),
-                r.computation,
+                computation(scan, r),
                 lossy(scan.text(r.opcode)),
                 number(r, r.bytes, false),
                 number(r, r.padding, true),
@@ -183,15 +196,17 @@ impl Render for Ranked {
         for &(_, s) in &i.attributes {
             scan.value(s);
         }
-        let computation = i
-            .computation
-            .map_or_else(String::new, |c| lossy(c).into_owned());
+        let label = i.computation.unwrap_or_default();
         if let Some(wanted) = &self.computation {
-            if !same_name(&computation, wanted) {
+            if !same_name(&lossy(label), wanted) {
                 return Ok(());
             }
             self.matched = true;
         }
+        let computation = match scan.span_of(label) {
+            Some(s) => Computation::At(s),
+            None => Computation::Named(lossy(label).into()),
+        };
         self.rows.push(Row {
             computation,
             name: i.name,
