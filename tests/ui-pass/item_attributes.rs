@@ -31,7 +31,9 @@ layout! {
     pub type Old = f32[3,5]{1,0:T(2,2)};
     #[deprecated]
     pub type OldDynamic = f32[?,5]{1,0};
+    /// Deprecated and unused: dead code, as the user expects.
     #[deprecated]
+    #[expect(dead_code)]
     pub type OldUnused = u8[2];
 
     /// Lint attributes apply to the struct.
