@@ -329,40 +329,111 @@ fn open_input(req: &Request<'_>, src: &ArrayShape, plan: &RelayoutPlan) -> Resul
             format!("error: cannot read {input_name}: it is a directory\n"),
         ));
     }
-    let file_len = meta.len();
-    let data_len = if is_npy(req.input) {
-        let expected = dense_header(src, "--from", req.from)?;
-        let (header, offset) = npy::read_header(&mut file).map_err(|e| {
+    let name = input_name.to_string();
+    let npy_input = is_npy(req.input);
+    let sized = meta.is_file();
+    check_input(
+        &mut file,
+        (sized.then_some(meta.len()), npy_input),
+        (&name, req.from),
+        src,
+        plan,
+    )?;
+    Ok(if sized {
+        Input::Sized(file)
+    } else {
+        Input::Stream(Box::new(file))
+    })
+}
+
+/// Reads INPUT's `.npy` header when `npy` (checking it against `--from`
+/// `from`, its shape `src`), leaving `r` at the data, and checks that the
+/// data is the `--from` layout's size when the file's length `len` is
+/// known. `name` names INPUT in messages.
+fn check_input(
+    r: &mut impl Read,
+    (len, npy_input): (Option<u64>, bool),
+    (name, from): (&str, &str),
+    src: &ArrayShape,
+    plan: &RelayoutPlan,
+) -> Result<(), Failure> {
+    let mut offset = 0;
+    if npy_input {
+        let expected = dense_header(src, "--from", from)?;
+        let (header, at) = npy::read_header(r).map_err(|e| {
             fail(
                 EXIT_UNREADABLE,
-                format!("error: cannot read {input_name} as an .npy file: {e}\n"),
+                format!("error: cannot read {name} as an .npy file: {e}\n"),
             )
         })?;
-        check_npy_input(&header, &expected, src, req.from, &input_name.to_string())?;
-        // The header was read from the file: it is not longer than it.
-        file_len.saturating_sub(offset)
-    } else {
-        file_len
-    };
-    if !meta.is_file() {
-        return Ok(Input::Stream(Box::new(file)));
+        check_npy_input(&header, &expected, src, from, name)?;
+        offset = at;
     }
-    let what = if is_npy(req.input) {
-        "the data of "
-    } else {
-        ""
+    let Some(len) = len else {
+        return Ok(());
     };
+    // The header was read from the file: it is not longer than it.
+    let data_len = len.saturating_sub(offset);
+    let what = if npy_input { "the data of " } else { "" };
     if data_len != plan.source_bytes() {
         return Err(fail(
             EXIT_INVALID,
             format!(
-                "error: {what}{input_name} has {data_len} bytes but {} takes {} bytes; nothing written\n",
-                req.from,
+                "error: {what}{name} has {data_len} bytes but {from} takes {} bytes; nothing written\n",
                 plan.source_bytes()
             ),
         ));
     }
-    Ok(Input::Sized(file))
+    Ok(())
+}
+
+/// `layout relayout` on an INPUT held in memory (`npy_input`: read as an
+/// `.npy` file), to an OUTPUT that is an `.npy` file when `npy_output`:
+/// every check the command makes on its arguments and INPUT's header, and,
+/// for sources of at most `limit` bytes, the bytes it would write. For the
+/// fuzz target `cli_relayout`; the command itself reads files.
+///
+/// # Errors
+///
+/// The exit status and the message the command would give.
+pub fn in_memory(
+    (from, to): (&str, &str),
+    input: &[u8],
+    (npy_input, npy_output): (bool, bool),
+    limit: u64,
+) -> Result<Option<Vec<u8>>, (u8, String)> {
+    let failed = |f: Failure| (f.code, f.message);
+    let src = parse_shape(from).map_err(failed)?;
+    let dst = parse_shape(to).map_err(failed)?;
+    let plan = RelayoutPlan::new(&src, &dst)
+        .map_err(|e| (EXIT_INVALID, format!("error: cannot relayout: {e}\n")))?;
+    let header = if npy_output {
+        Some(npy::header_bytes(
+            &dense_header(&dst, "--to", to).map_err(failed)?,
+        ))
+    } else {
+        None
+    };
+    let mut rest = input;
+    let len = u64::try_from(input.len()).unwrap_or(u64::MAX);
+    check_input(
+        &mut rest,
+        (Some(len), npy_input),
+        ("INPUT", from),
+        &src,
+        &plan,
+    )
+    .map_err(failed)?;
+    if plan.source_bytes() > limit || plan.destination_bytes() > limit {
+        return Ok(None);
+    }
+    let mut out = header.unwrap_or_default();
+    plan.par_run_bytes_windowed(rest, WINDOW, |bytes: &[u8]| {
+        out.extend_from_slice(bytes);
+        Ok::<(), layout_core::Error>(())
+    })
+    .map_err(|e| (EXIT_INVALID, format!("error: cannot relayout: {e}\n")))?;
+    Ok(Some(out))
 }
 
 /// A streamed input ended before the `--from` layout's size.
