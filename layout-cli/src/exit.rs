@@ -41,7 +41,7 @@ pub const fn signaled(n: i32) -> i32 {
 pub struct Row {
     /// The status, e.g. `"1"` or `"128+n"`.
     pub status: &'static str,
-    /// What it means, one line.
+    /// What it means (continuation lines indented for `--help`).
     pub meaning: &'static str,
 }
 
@@ -53,7 +53,7 @@ pub const TABLE: &[Row] = &[
     },
     Row {
         status: "1",
-        meaning: "bad input: an invalid shape or index, a dump with a shape that fails to parse or nothing to scan, data that does not match --from, an array too big for memory",
+        meaning: "bad input: an invalid shape or index, data that does not match --from,\n         a dump that fails to parse or holds no HLO, an array too big for memory",
     },
     Row {
         status: "2",
@@ -72,7 +72,8 @@ pub const TABLE: &[Row] = &[
 /// The exit status section of `layout --help`: [`TABLE`], one row a line.
 pub const HELP: &str = "Exit status (every command):
   0      success
-  1      bad input: an invalid shape or index, a dump with a shape that fails to parse or nothing to scan, data that does not match --from, an array too big for memory
+  1      bad input: an invalid shape or index, data that does not match --from,
+         a dump that fails to parse or holds no HLO, an array too big for memory
   2      a usage error, or the input could not be read
   3      the output could not be written (a closed pipe is not an error)
   128+n  stopped by signal n (130 for Ctrl-C); no temporary file is left";
