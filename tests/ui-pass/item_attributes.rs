@@ -31,10 +31,11 @@ layout! {
     pub type Old = f32[3,5]{1,0:T(2,2)};
     #[deprecated]
     pub type OldDynamic = f32[?,5]{1,0};
-    /// Deprecated and unused: dead code, as the user expects.
+    /// Deprecated, private and unused: dead code, as the user expects
+    /// (a `pub` type at a binary's root is not dead code).
     #[deprecated]
     #[expect(dead_code)]
-    pub type OldUnused = u8[2];
+    type OldUnused = u8[2];
 
     /// Lint attributes apply to the struct.
     #[allow(non_camel_case_types)]
