@@ -31,11 +31,11 @@ layout! {
     pub type Old = f32[3,5]{1,0:T(2,2)};
     #[deprecated]
     pub type OldDynamic = f32[?,5]{1,0};
-    /// Deprecated, private and unused: dead code, as the user expects
-    /// (a `pub` type at a binary's root is not dead code).
+    /// (trybuild allows `dead_code` on its command line, so whether an
+    /// unused type fulfils `#[expect(dead_code)]` is tested in
+    /// `tests/item_attributes.rs` instead.)
     #[deprecated]
-    #[expect(dead_code)]
-    type OldUnused = u8[2];
+    pub type OldUnused = u8[2];
 
     /// Lint attributes apply to the struct.
     #[allow(non_camel_case_types)]
