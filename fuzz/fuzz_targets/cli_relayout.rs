@@ -99,9 +99,8 @@ fn npy_input(data: &[u8]) {
         }
         m.join(",")
     };
-    let shape = |ascending: bool| {
-        format!("{}[{}]{{{}}}", t.name(), dims.join(","), order(ascending))
-    };
+    let shape =
+        |ascending: bool| format!("{}[{}]{{{}}}", t.name(), dims.join(","), order(ascending));
     let (from, to) = (shape(header.fortran_order), shape(!header.fortran_order));
     let Some(there) = check(&from, &to, data, (true, false)) else {
         return;
