@@ -32,7 +32,20 @@ pub mod __private {
 /// PartialEq, Eq, Hash, PartialOrd, Ord`) with an inherent `const fn
 /// offset([usize; R]) -> usize` specialised to the layout, a `LAYOUT`
 /// constant, and an implementation of [`StaticShape<R>`](StaticShape), so
-/// kernels can be generic over layouts:
+/// kernels can be generic over layouts.
+///
+/// What the item form derives: a type without `?` dims gets `Clone`,
+/// `Copy`, `Debug`, `Default`, `PartialEq`, `Eq`, `Hash`, `PartialOrd` and
+/// `Ord`; a type with `?` dims (a struct holding its planned layout) gets
+/// `Clone`, `Copy`, `Debug`, `PartialEq`, `Eq` and `Hash`. A trait the user
+/// derives in the item's attributes (`#[derive(Debug)]`, also inside
+/// `cfg_attr`) is derived by the user's attribute alone, so there is no
+/// conflict; write `Clone` and `Copy` yourself only by `derive` (views and
+/// the generated code need both). The generated code names everything by
+/// absolute path (`::core::primitive::usize`, `::core::clone::Clone`), so
+/// it does not see the caller's names; an unused private type is dead code
+/// like any struct (`#[expect(dead_code)]` on it is fulfilled), and its
+/// generated items never warn.
 ///
 /// ```
 /// use xla_layout::{layout, StaticShape};

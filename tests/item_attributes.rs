@@ -44,3 +44,70 @@ fn one_name_per_configuration() {
     assert_eq!(PerTarget::offset([1, 0]) == 128, row_major);
     assert_eq!(<PerTarget as StaticShape<2>>::DIMS, [8, 128]);
 }
+
+/// The caller's names do not reach the expansion: primitives and the
+/// derived traits shadowed here are named by absolute path there.
+mod shadowed {
+    #![allow(dead_code, non_camel_case_types)]
+    type usize = u8;
+    type u8 = bool;
+    type u64 = u8;
+    type str = u8;
+    struct Clone;
+    struct Copy;
+    struct Debug;
+
+    xla_layout::layout! {
+        pub type Tiled = f32[16,256]{1,0:T(8,128)};
+        pub type Dynamic = bf16[?,128]{1,0:T(8,128)(2,1)};
+        pub type Padded = f32[2,3]{0,1}, padded = [3, 5], padding_value = zero;
+    }
+}
+
+#[test]
+fn shadowed_primitives_do_not_break_the_expansion() {
+    use shadowed::{Dynamic, Padded, Tiled};
+    assert_eq!(Tiled::offset([1, 2]), 130);
+    assert_eq!(Tiled::MEMORY_SPACE, 0);
+    assert_eq!(Dynamic::new([3]).unwrap().offset([0, 1]), 2);
+    assert_eq!(Padded::ALLOCATED_ELEMENTS, 15);
+    assert_eq!(Tiled::TEXT, "f32[16,256]{1,0:T(8,128)}");
+}
+
+/// The user's derives of the traits the macro derives win, without a
+/// conflict (E0119); `Clone` and `Copy` stay.
+mod derives {
+    xla_layout::layout! {
+        #[derive(Debug)]
+        pub type OwnDebug = f32[4,8]{1,0};
+        #[derive(::core::hash::Hash, PartialEq, Eq, Clone, Copy)]
+        pub type OwnHashAndClone = f32[4,8]{1,0};
+        #[cfg_attr(all(), derive(Debug))]
+        #[cfg_attr(any(), derive(Default))]
+        pub type Conditional = f32[?,8]{1,0};
+    }
+}
+
+#[test]
+fn user_derives_win_and_clone_copy_stay() {
+    use derives::{Conditional, OwnDebug, OwnHashAndClone};
+    fn copyable<T: Copy + Clone + core::fmt::Debug>(_: T) {}
+    copyable(OwnDebug);
+    copyable(OwnHashAndClone);
+    assert_eq!(format!("{OwnDebug:?}"), "OwnDebug");
+    assert_eq!(OwnDebug, <OwnDebug as Default>::default());
+    let c = Conditional::new([2]).unwrap();
+    copyable(c);
+    assert_eq!(c, c.clone());
+}
+
+/// `#[expect(dead_code)]` on item types nobody uses is fulfilled (this
+/// file denies warnings, `unfulfilled_lint_expectations` among them).
+mod unused {
+    xla_layout::layout! {
+        #[expect(dead_code)]
+        type Unused = u8[2];
+        #[expect(dead_code, reason = "sized later")]
+        type UnusedDynamic = u8[?];
+    }
+}

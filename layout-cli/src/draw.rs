@@ -6,19 +6,26 @@
 //! and padding slots hatched. Small arrays also get their memory-order strip
 //! (`a d b e c f`, padding as `·`).
 //!
+//! `--svg PATH` writes the SVG with [`crate::outfile`]: `-` is standard
+//! output, a FIFO or device is written in place, a file is replaced
+//! atomically keeping its mode.
+//!
 //! Uses: [`crate::people`], [`crate::format`], [`crate::output`],
+//! [`crate::outfile`],
 //! [`crate::machine`] (index parsing), [`crate::explain`] (dimensions by
 //! number or letter).
 
 use std::fmt::Write as _;
 use std::io::{IsTerminal as _, Write as _};
 use std::ops::Range;
+use std::path::Path;
 use std::process::ExitCode;
 
 use anstyle::{AnsiColor, Color, Style};
 use layout_core::{parse_array, ArrayShape, GridCell, LayoutGrid, COMBINE_ENTRY, PADDING_MARK};
 
 use crate::format::grouped;
+use crate::outfile::{Destination, Mode};
 use crate::output::{self, warn, Output};
 use crate::people::{render_error, EXIT_INVALID};
 
@@ -46,7 +53,8 @@ pub struct Request<'a> {
     pub window: Option<&'a str>,
     /// Draw the tile boundaries in the text grid (`|`, `-`; `:`, `.`).
     pub lines: bool,
-    /// Write SVG to this path instead of text to stdout.
+    /// Write SVG to this path instead of text to stdout (`-`: SVG to
+    /// stdout).
     pub svg: Option<&'a str>,
 }
 
@@ -69,14 +77,7 @@ pub fn run(req: &Request<'_>) -> ExitCode {
         }
     };
     if let Some(path) = req.svg {
-        if let Err(e) = std::fs::write(path, slice.svg()) {
-            warn(format_args!("error: cannot write {path}: {e}\n"));
-            return ExitCode::from(output::EXIT_OUTPUT);
-        }
-        let mut out = output::stdout();
-        // A write error is kept by `out`, and `finish` reports it.
-        let _ = writeln!(out, "wrote {path}");
-        return out.finish("draw", ExitCode::SUCCESS);
+        return write_svg(path, &slice.svg());
     }
     let width = std::env::var("COLUMNS")
         .ok()
@@ -87,6 +88,36 @@ pub fn run(req: &Request<'_>) -> ExitCode {
     // As above.
     let _ = out.write_all(slice.text_fitting(true, width).as_bytes());
     out.finish("draw", ExitCode::SUCCESS)
+}
+
+/// Writes the SVG to `path` as [`crate::outfile`] does (`-`: standard
+/// output, a FIFO or device in place, a file replaced atomically), then
+/// says so on standard output (not when the SVG went there or into a
+/// stream whose reader left).
+fn write_svg(path: &str, svg: &str) -> ExitCode {
+    let written = Destination::open(Path::new(path), ".layout-draw-").and_then(|dest| {
+        let streamed = dest.is_stream();
+        let to_stdout = dest.mode() == Mode::Stdout;
+        match dest.write(|w| w.write_all(svg.as_bytes())) {
+            Ok(()) => Ok(!to_stdout),
+            // The reader went away: not an error (see `crate::output`).
+            Err(e) if streamed && e.kind() == std::io::ErrorKind::BrokenPipe => Ok(false),
+            Err(e) => Err(e),
+        }
+    });
+    match written {
+        Ok(true) => {
+            let mut out = output::stdout();
+            // A write error is kept by `out`, and `finish` reports it.
+            let _ = writeln!(out, "wrote {path}");
+            out.finish("draw", ExitCode::SUCCESS)
+        }
+        Ok(false) => ExitCode::SUCCESS,
+        Err(e) => {
+            warn(format_args!("error: cannot write {path}: {e}\n"));
+            ExitCode::from(output::EXIT_OUTPUT)
+        }
+    }
 }
 
 /// One side of `--window`: `A..B` (half-open), `A..`, `..B`, `..` or `A`.

@@ -28,17 +28,11 @@
 //!
 //! # Exit status (every command)
 //!
-//! - 0: success;
-//! - 1: an invalid shape or index (`scan`: a shape in the dump failed to
-//!   parse; `relayout`: shapes of different arrays, or an input whose size
-//!   or `.npy` header does not match `--from`; `oom`: no report in the
-//!   input, or a malformed entry);
-//! - 2: a usage error, or (`scan`, `oom`, `relayout`) the input could not be
-//!   read;
-//! - 3 ([`output::EXIT_OUTPUT`]): the output could not be written (a full
-//!   disk, an I/O error; `draw --svg`, `relayout`: the file). A reader that
-//!   goes away (a closed pipe, `| head`) is not an error: the command stops
-//!   quietly with the status it would have had.
+//! One table for every command, in [`exit`] (and in `layout --help`):
+//! 0 success; 1 bad input; 2 a usage error or an unreadable input; 3 the
+//! output could not be written; 128+n stopped by signal n. A reader that
+//! goes away (a closed pipe, `| head`) is not an error: the command stops
+//! quietly with the status it would have had.
 //!
 //! Every command writes through [`output::Output`]; nothing panics on a
 //! closed or full stdout or stderr.
@@ -55,16 +49,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use xla_layout_cli::{draw, explain, machine, oom, output, relayout, scan};
-
-/// The exit status section of `layout --help`.
-const EXIT_STATUS: &str = "Exit status:
-  0  success
-  1  an invalid shape or index (scan: a shape in the dump failed to parse;
-     relayout: the input's size or .npy header does not match --from;
-     oom: no report in the input, or a malformed entry)
-  2  a usage error, or the scan, oom or relayout input could not be read
-  3  the output could not be written (a closed pipe is not an error)";
+use xla_layout_cli::{draw, exit, explain, machine, oom, output, relayout, scan};
 
 /// The seed example explained by `layout` with no arguments.
 const SEED: &str = "bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}";
@@ -77,7 +62,7 @@ const SEED_INDEX: &str = "3,0,13,300";
     name = "layout",
     version,
     about = "Read, check and evaluate XLA shape and layout strings",
-    after_help = EXIT_STATUS
+    after_help = exit::HELP
 )]
 struct Cli {
     #[command(subcommand)]
@@ -142,7 +127,8 @@ enum Command {
         /// Draw the tile boundaries in the text grid.
         #[arg(long)]
         lines: bool,
-        /// Write the grid as SVG to this file instead.
+        /// Write the grid as SVG to this file instead (- for stdout; a FIFO or
+        /// device is written in place, a file replaced keeping its mode).
         #[arg(long)]
         svg: Option<String>,
     },
@@ -183,8 +169,11 @@ enum Command {
     /// bytes, or an .npy file (its header must match --from, which must then
     /// be dense row-major, or column-major for a Fortran-order file). OUTPUT
     /// gets the --to layout's bytes, tile padding as zeros, or an .npy file
-    /// when its name ends in .npy (--to dense row- or column-major). OUTPUT
-    /// is replaced only when the whole run succeeds.
+    /// when its name ends in .npy (--to dense row- or column-major). A file
+    /// OUTPUT is replaced only when the whole run succeeds, keeping its mode
+    /// and owner (a symlink's target is replaced); a FIFO or device is
+    /// written in place, and so is a hard-linked file or a writable file in
+    /// a read-only directory (a failed run can leave those partial).
     #[command(
         after_help = "Example:\n  layout relayout --from 'f32[512,1024]{1,0}' --to 'f32[512,1024]{1,0:T(8,128)}' x.npy x.tiled"
     )]
@@ -276,7 +265,7 @@ fn main() -> ExitCode {
 /// Prints clap's help, version or usage error; its status, or
 /// [`output::EXIT_OUTPUT`] when help or version could not be written.
 fn usage(e: &clap::Error) -> ExitCode {
-    let code = u8::try_from(e.exit_code()).unwrap_or(2);
+    let code = u8::try_from(e.exit_code()).unwrap_or(exit::USAGE);
     match e.print() {
         Ok(()) => ExitCode::from(code),
         // Usage errors go to stderr: nowhere else to report a failure.

@@ -21,7 +21,7 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 /// Exit status when the output could not be written.
-pub const EXIT_OUTPUT: u8 = 3;
+pub const EXIT_OUTPUT: u8 = crate::exit::OUTPUT;
 
 /// A writer that remembers its first error.
 pub struct Output<W: Write> {

@@ -14,7 +14,7 @@ use annotate_snippets::{AnnotationKind, Level, Renderer, Snippet};
 use layout_core::{ElementType, Error, ErrorKind};
 
 /// Exit status for an invalid shape or index.
-pub const EXIT_INVALID: u8 = 1;
+pub const EXIT_INVALID: u8 = crate::exit::INVALID;
 
 /// The error, the input with carets under the offending bytes, and the help
 /// line, as printed on stderr (with colour codes, see the module docs).

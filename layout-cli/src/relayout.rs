@@ -29,24 +29,40 @@
 //! Files are read and written with plain reads and writes, not memory
 //! maps: mapping a file is `unsafe` (another process may change or shorten
 //! it under the map), and this crate forbids `unsafe`. The input is read
-//! into memory (a relayout reads its source in any order); the output is
+//! into memory (a relayout reads its source in any order): a regular file,
+//! whose size is checked first, into one buffer of that size; standard
+//! input, a pipe (`/dev/stdin`), a FIFO or a device as a stream, into a
+//! buffer that grows as the bytes come (never past the `--from` size; an
+//! empty stdin costs one [`CHUNK`], not the whole array). The output is
 //! made [`WINDOW`] bytes at a time on every core
 //! ([`RelayoutPlan::par_run_bytes_windowed`]) and written as it is made,
-//! so peak memory is the source plus one window.
+//! so peak memory is the source plus one window (plus, for the layouts the
+//! library cannot cut into windows, the whole destination); an allocation
+//! that fails is an error (status 1), not an abort.
 //!
-//! OUTPUT is written to a temporary file in its directory and renamed over
-//! OUTPUT only when everything succeeded: a failed run leaves no partial
-//! file behind, and an existing OUTPUT untouched.
+//! OUTPUT is opened before INPUT is read, with [`crate::outfile`]: a new
+//! or regular file is written to a temporary file beside it (beside a
+//! symlink's target) and renamed over it, keeping its mode and owner, only
+//! when everything succeeded, so a failed run leaves no partial file
+//! behind and an existing OUTPUT untouched; the temporary file is removed
+//! on SIGINT, SIGTERM and SIGHUP too ([`crate::cleanup`], status 128+n).
+//! FIFOs and devices are written in place as streams, and so are files
+//! that cannot be replaced without changing their identity (hard links, a
+//! file whose owner this user cannot give, a writable file in a read-only
+//! directory): such a file is truncated only once INPUT has been read and
+//! checked, and a run that fails while writing it leaves it partial. A
+//! reader of standard output or of a FIFO that goes away is not an error.
 //!
 //! Past [`PROGRESS_THRESHOLD`] bytes, and only when stderr is a terminal,
 //! a progress bar on stderr counts the bytes read and written and names
 //! the phase (reading, relayout, writing).
 //!
-//! Exit status: 0 done; 1 an invalid shape, shapes that do not describe
-//! the same array, or an INPUT whose size or `.npy` header does not match
-//! `--from` (or an `.npy` side whose layout or type has no `.npy` form);
-//! 2 INPUT cannot be read (or is not an `.npy` file); 3 OUTPUT cannot be
-//! written.
+//! Exit status ([`crate::exit`]): 0 done; 1 an invalid shape, shapes that
+//! do not describe the same array, an INPUT whose size or `.npy` header
+//! does not match `--from` (or an `.npy` side whose layout or type has no
+//! `.npy` form), or an array too big for memory; 2 INPUT cannot be read
+//! (or is not an `.npy` file); 3 OUTPUT cannot be written; 128+n stopped
+//! by signal n.
 //!
 //! Uses: [`crate::npy`] for `.npy` headers, [`crate::people`] for shape
 //! errors, [`crate::output`] for messages.
@@ -60,11 +76,12 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use layout_core::{parse_array, ArrayShape, ElementType, ErrorKind, RelayoutPlan};
 
 use crate::npy;
+use crate::outfile::Destination;
 use crate::output::{self, warn, EXIT_OUTPUT};
 use crate::people::{render_error, EXIT_INVALID};
 
 /// Exit status when INPUT cannot be read.
-pub const EXIT_UNREADABLE: u8 = 2;
+pub const EXIT_UNREADABLE: u8 = crate::exit::UNREADABLE;
 
 /// Inputs larger than this (in bytes) get a progress bar on a terminal.
 pub const PROGRESS_THRESHOLD: u64 = 64 << 20;
@@ -125,13 +142,12 @@ fn relayout(req: &Request<'_>) -> Result<String, Failure> {
     let plan = RelayoutPlan::new(&src, &dst)
         .map_err(|e| fail(EXIT_INVALID, format!("error: cannot relayout: {e}\n")))?;
     let stdin = req.input == Path::new("-");
-    let to_stdout = req.output == Path::new("-");
     let input_name = if stdin {
         "standard input".to_string()
     } else {
         req.input.display().to_string()
     };
-    let output_name = if to_stdout {
+    let output_name = if req.output == Path::new("-") {
         "standard output".to_string()
     } else {
         req.output.display().to_string()
@@ -144,40 +160,34 @@ fn relayout(req: &Request<'_>) -> Result<String, Failure> {
         None
     };
 
-    let unreadable = |e: io::Error| {
-        fail(
-            EXIT_UNREADABLE,
-            format!("error: cannot read {input_name}: {e}\n"),
-        )
-    };
-    let mut input: Box<dyn Read> = if stdin {
+    let mut input = if stdin {
         // Raw bytes; their count is known once they are read.
-        Box::new(io::stdin().lock())
+        Input::Stream(Box::new(io::stdin().lock()))
     } else {
-        Box::new(open_input(req, &src, &plan)?)
+        open_input(req, &src, &plan)?
     };
+    // Before reading: an output that cannot be written costs no reading,
+    // and the temporary file exists (and is removed on a signal) from now
+    // on. Nothing is truncated or replaced until the input is read.
+    let dest = Destination::open(req.output, ".layout-relayout-").map_err(|e| {
+        fail(
+            EXIT_OUTPUT,
+            format!("error: cannot write {output_name}: {e}\n"),
+        )
+    })?;
+    let streamed = dest.is_stream();
 
     let bar = progress_bar(plan.source_bytes(), plan.destination_bytes());
     let result = (|| {
         bar.set_message("reading");
-        let mut source = allocate(plan.source_bytes(), "the input", EXIT_UNREADABLE)?;
-        read_into(&mut input, &mut source, &bar).map_err(|e| {
-            if stdin && e.kind() == io::ErrorKind::UnexpectedEof {
-                short_stdin(req.from, plan.source_bytes())
-            } else {
-                unreadable(e)
-            }
-        })?;
-        if stdin && input.read(&mut [0u8]).map_err(unreadable)? > 0 {
-            return Err(long_stdin(req.from, plan.source_bytes()));
-        }
+        let source = input.read_all(plan.source_bytes(), &input_name, req.from, &bar)?;
         drop(input);
 
         // The destination is made a window at a time (on every core) and
         // written as it is made: memory holds the source and one window.
         bar.set_message("relayout");
         let header = out_header.as_ref().map(npy::header_bytes);
-        let write = |w: &mut dyn Write| {
+        dest.write(|w: &mut dyn Write| {
             if let Some(h) = &header {
                 w.write_all(h)?;
             }
@@ -186,34 +196,31 @@ fn relayout(req: &Request<'_>) -> Result<String, Failure> {
                 bar.inc(bytes.len() as u64);
                 Ok::<(), Stream>(())
             })
-        };
-        if to_stdout {
-            let mut out = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
-            write(&mut out).and_then(|()| Ok(out.flush()?))
-        } else {
-            write_atomically(req.output, write)
-        }
-        .map_err(|e| match e {
-            Stream::Copy(e) if e.kind() == ErrorKind::OutOfMemory => fail(
-                EXIT_OUTPUT,
+        })
+        .or_else(|e| match e {
+            // The reader went away: not an error (see `crate::output`).
+            Stream::Io(e) if streamed && e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+            Stream::Copy(e) if e.kind() == ErrorKind::OutOfMemory => Err(fail(
+                EXIT_INVALID,
                 format!(
-                    "error: cannot hold the output in memory ({} bytes)\n",
+                    "error: cannot hold the output in memory ({} bytes); nothing written to {output_name}\n",
                     plan.destination_bytes()
                 ),
-            ),
-            Stream::Copy(e) => fail(EXIT_INVALID, format!("error: cannot relayout: {e}\n")),
-            Stream::Io(e) => fail(
+            )),
+            Stream::Copy(e) => Err(fail(EXIT_INVALID, format!("error: cannot relayout: {e}\n"))),
+            Stream::Io(e) => Err(fail(
                 EXIT_OUTPUT,
                 format!("error: cannot write {output_name}: {e}\n"),
-            ),
+            )),
         })?;
         drop(source);
         Ok(header.map_or(0, |h| h.len()))
     })();
     bar.finish_and_clear();
     let header_len = result?;
-    if to_stdout {
-        // Standard output holds the data.
+    if streamed {
+        // Standard output holds the data; a FIFO or device needs no
+        // summary.
         return Ok(String::new());
     }
     let bytes = plan.destination_bytes();
@@ -227,10 +234,86 @@ fn relayout(req: &Request<'_>) -> Result<String, Failure> {
     })
 }
 
-/// Opens INPUT (a file), reads its `.npy` header if it has one, and
-/// checks that the data is exactly the `--from` layout's size: the file
-/// positioned at the data.
-fn open_input(req: &Request<'_>, src: &ArrayShape, plan: &RelayoutPlan) -> Result<File, Failure> {
+/// INPUT, positioned at its data.
+enum Input {
+    /// A regular file whose data is exactly the `--from` size (checked).
+    Sized(File),
+    /// Standard input, a pipe, a FIFO or a device: its length is known
+    /// once it ends.
+    Stream(Box<dyn Read>),
+}
+
+impl Input {
+    /// Reads the `want` bytes of data. A stream is read without
+    /// allocating ahead of its bytes (the buffer grows as they come, at
+    /// most to `want`); it must end there.
+    fn read_all(
+        &mut self,
+        want: u64,
+        name: &str,
+        from: &str,
+        bar: &ProgressBar,
+    ) -> Result<Vec<u8>, Failure> {
+        let unreadable =
+            |e: io::Error| fail(EXIT_UNREADABLE, format!("error: cannot read {name}: {e}\n"));
+        let too_big = || {
+            fail(
+                EXIT_INVALID,
+                format!("error: cannot hold the input in memory ({want} bytes)\n"),
+            )
+        };
+        let want_len = usize::try_from(want).map_err(|_| too_big())?;
+        match self {
+            Input::Sized(file) => {
+                let mut buf = Vec::new();
+                buf.try_reserve_exact(want_len).map_err(|_| too_big())?;
+                buf.resize(want_len, 0);
+                read_into(file, &mut buf, bar).map_err(unreadable)?;
+                Ok(buf)
+            }
+            Input::Stream(r) => {
+                let mut buf: Vec<u8> = Vec::new();
+                while buf.len() < want_len {
+                    let start = buf.len();
+                    // Doubling, from one chunk, never past `want`.
+                    let step = (want_len - start).min(start.max(CHUNK));
+                    buf.try_reserve_exact(step).map_err(|_| too_big())?;
+                    buf.resize(start + step, 0);
+                    let filled = fill(r, &mut buf[start..]).map_err(unreadable)?;
+                    bar.inc(filled as u64);
+                    buf.truncate(start + filled);
+                    if filled < step {
+                        return Err(short_input(name, from, want));
+                    }
+                }
+                if fill(r, &mut [0u8]).map_err(unreadable)? > 0 {
+                    return Err(long_input(name, from, want));
+                }
+                Ok(buf)
+            }
+        }
+    }
+}
+
+/// Reads into `buf` until it is full or `r` ends; the bytes read.
+fn fill(r: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
+    let mut filled = 0;
+    while filled < buf.len() {
+        match r.read(&mut buf[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(filled)
+}
+
+/// Opens INPUT (a path), reads its `.npy` header if it has one, and, for
+/// a regular file, checks that the data is exactly the `--from` layout's
+/// size; anything else (a pipe such as `/dev/stdin`, a FIFO, a device) is
+/// read as a stream. Positioned at the data.
+fn open_input(req: &Request<'_>, src: &ArrayShape, plan: &RelayoutPlan) -> Result<Input, Failure> {
     let input_name = req.input.display();
     let unreadable = |e: io::Error| {
         fail(
@@ -246,56 +329,126 @@ fn open_input(req: &Request<'_>, src: &ArrayShape, plan: &RelayoutPlan) -> Resul
             format!("error: cannot read {input_name}: it is a directory\n"),
         ));
     }
-    let file_len = meta.len();
-    let data_len = if is_npy(req.input) {
-        let expected = dense_header(src, "--from", req.from)?;
-        let (header, offset) = npy::read_header(&mut file).map_err(|e| {
+    let name = input_name.to_string();
+    let npy_input = is_npy(req.input);
+    let sized = meta.is_file();
+    check_input(
+        &mut file,
+        (sized.then_some(meta.len()), npy_input),
+        (&name, req.from),
+        src,
+        plan,
+    )?;
+    Ok(if sized {
+        Input::Sized(file)
+    } else {
+        Input::Stream(Box::new(file))
+    })
+}
+
+/// Reads INPUT's `.npy` header when `npy` (checking it against `--from`
+/// `from`, its shape `src`), leaving `r` at the data, and checks that the
+/// data is the `--from` layout's size when the file's length `len` is
+/// known. `name` names INPUT in messages.
+fn check_input(
+    r: &mut impl Read,
+    (len, npy_input): (Option<u64>, bool),
+    (name, from): (&str, &str),
+    src: &ArrayShape,
+    plan: &RelayoutPlan,
+) -> Result<(), Failure> {
+    let mut offset = 0;
+    if npy_input {
+        let expected = dense_header(src, "--from", from)?;
+        let (header, at) = npy::read_header(r).map_err(|e| {
             fail(
                 EXIT_UNREADABLE,
-                format!("error: cannot read {input_name} as an .npy file: {e}\n"),
+                format!("error: cannot read {name} as an .npy file: {e}\n"),
             )
         })?;
-        check_npy_input(&header, &expected, src, req.from, &input_name.to_string())?;
-        // The header was read from the file: it is not longer than it.
-        file_len.saturating_sub(offset)
-    } else {
-        file_len
+        check_npy_input(&header, &expected, src, from, name)?;
+        offset = at;
+    }
+    let Some(len) = len else {
+        return Ok(());
     };
-    let what = if is_npy(req.input) {
-        "the data of "
-    } else {
-        ""
-    };
+    // The header was read from the file: it is not longer than it.
+    let data_len = len.saturating_sub(offset);
+    let what = if npy_input { "the data of " } else { "" };
     if data_len != plan.source_bytes() {
         return Err(fail(
             EXIT_INVALID,
             format!(
-                "error: {what}{input_name} has {data_len} bytes but {} takes {} bytes; nothing written\n",
-                req.from,
+                "error: {what}{name} has {data_len} bytes but {from} takes {} bytes; nothing written\n",
                 plan.source_bytes()
             ),
         ));
     }
-    Ok(file)
+    Ok(())
 }
 
-/// Standard input ended before the `--from` layout's size.
-fn short_stdin(from: &str, want: u64) -> Failure {
+/// `layout relayout` on an INPUT held in memory (`npy_input`: read as an
+/// `.npy` file), to an OUTPUT that is an `.npy` file when `npy_output`:
+/// every check the command makes on its arguments and INPUT's header, and,
+/// for sources of at most `limit` bytes, the bytes it would write. For the
+/// fuzz target `cli_relayout`; the command itself reads files.
+///
+/// # Errors
+///
+/// The exit status and the message the command would give.
+pub fn in_memory(
+    (from, to): (&str, &str),
+    input: &[u8],
+    (npy_input, npy_output): (bool, bool),
+    limit: u64,
+) -> Result<Option<Vec<u8>>, (u8, String)> {
+    let failed = |f: Failure| (f.code, f.message);
+    let src = parse_shape(from).map_err(failed)?;
+    let dst = parse_shape(to).map_err(failed)?;
+    let plan = RelayoutPlan::new(&src, &dst)
+        .map_err(|e| (EXIT_INVALID, format!("error: cannot relayout: {e}\n")))?;
+    let header = if npy_output {
+        Some(npy::header_bytes(
+            &dense_header(&dst, "--to", to).map_err(failed)?,
+        ))
+    } else {
+        None
+    };
+    let mut rest = input;
+    let len = u64::try_from(input.len()).unwrap_or(u64::MAX);
+    check_input(
+        &mut rest,
+        (Some(len), npy_input),
+        ("INPUT", from),
+        &src,
+        &plan,
+    )
+    .map_err(failed)?;
+    if plan.source_bytes() > limit || plan.destination_bytes() > limit {
+        return Ok(None);
+    }
+    let mut out = header.unwrap_or_default();
+    plan.par_run_bytes_windowed(rest, WINDOW, |bytes: &[u8]| {
+        out.extend_from_slice(bytes);
+        Ok::<(), layout_core::Error>(())
+    })
+    .map_err(|e| (EXIT_INVALID, format!("error: cannot relayout: {e}\n")))?;
+    Ok(Some(out))
+}
+
+/// A streamed input ended before the `--from` layout's size.
+fn short_input(name: &str, from: &str, want: u64) -> Failure {
     fail(
         EXIT_INVALID,
-        format!(
-            "error: standard input has fewer bytes than {from} takes ({want}); nothing written\n"
-        ),
+        format!("error: {name} has fewer bytes than {from} takes ({want}); nothing written\n"),
     )
 }
 
-/// Standard input went on past the `--from` layout's size.
-fn long_stdin(from: &str, want: u64) -> Failure {
+/// A streamed input went on past the `--from` layout's size.
+fn long_input(name: &str, from: &str, want: u64) -> Failure {
     fail(
         EXIT_INVALID,
-        format!(
-            "error: standard input has more bytes than {from} takes ({want}); nothing written\n"
-        ),
+        format!("error: {name} has more bytes than {from} takes ({want}); nothing written\n"),
     )
 }
 
@@ -515,21 +668,6 @@ fn same_dtype(got: &str, want: &str) -> bool {
         && got.starts_with(['<', '>', '|', '='])
 }
 
-/// A zeroed buffer of `n` bytes, or a failure naming `what` with `code`.
-fn allocate(n: u64, what: &str, code: u8) -> Result<Vec<u8>, Failure> {
-    let cannot = || {
-        fail(
-            code,
-            format!("error: cannot hold {what} in memory ({n} bytes)\n"),
-        )
-    };
-    let len = usize::try_from(n).map_err(|_| cannot())?;
-    let mut v = Vec::new();
-    v.try_reserve_exact(len).map_err(|_| cannot())?;
-    v.resize(len, 0);
-    Ok(v)
-}
-
 /// Fills `buf` from `r` (which must have that many bytes).
 fn read_into(r: &mut impl Read, buf: &mut [u8], bar: &ProgressBar) -> io::Result<()> {
     for chunk in buf.chunks_mut(CHUNK) {
@@ -556,37 +694,6 @@ impl From<io::Error> for Stream {
     fn from(e: io::Error) -> Stream {
         Stream::Io(e)
     }
-}
-
-/// Runs `write` on a temporary file next to `path` and renames the file
-/// to `path` once everything is written and synced; on any error the
-/// temporary file is removed and `path` is left as it was.
-fn write_atomically(
-    path: &Path,
-    write: impl FnOnce(&mut dyn Write) -> Result<(), Stream>,
-) -> Result<(), Stream> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(".layout-relayout-");
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        // As `File::create` would with the usual umask (tempfile's own
-        // default is 0600).
-        builder.permissions(std::fs::Permissions::from_mode(0o644));
-    }
-    let mut tmp = builder.tempfile_in(dir)?;
-    {
-        let mut w = io::BufWriter::with_capacity(1 << 16, tmp.as_file_mut());
-        write(&mut w)?;
-        w.flush()?;
-    }
-    tmp.as_file().sync_all()?;
-    tmp.persist(path).map_err(|e| e.error)?;
-    Ok(())
 }
 
 /// A bar over the bytes read and written, on a terminal for big inputs;

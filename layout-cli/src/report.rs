@@ -15,6 +15,7 @@
 //!
 //! Uses: [`crate::hlo`] (records and spans).
 
+use std::borrow::Cow;
 use std::cell::Cell;
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -272,15 +273,39 @@ fn bare(name: &[u8]) -> &[u8] {
     name.strip_prefix(b"%").unwrap_or(name)
 }
 
-/// What one computation defines, and what it runs.
+/// A computation's bare name: a slice of the input, or, for a nested
+/// computation (`<instruction>.<attribute>`), its own bytes.
+type Label<'a> = Cow<'a, [u8]>;
+
+/// What one computation defines, and what it runs: a few words, and no
+/// allocation for a computation that runs nothing and whose values are in
+/// one memory space.
 #[derive(Default)]
-struct Computation {
+struct Computation<'a> {
     /// Marked `ENTRY`.
     entry: bool,
-    /// Results of its instructions but the aliasing ones.
-    values: Spaces,
+    /// Results of its instructions but the aliasing ones, by memory space
+    /// (usually one).
+    values: Vec<(i64, SpaceTotal)>,
     /// The computations its control flow runs (bare names).
-    runs: Vec<Vec<u8>>,
+    runs: Vec<Label<'a>>,
+}
+
+impl Computation<'_> {
+    /// Adds a value's array leaves, each in its own space.
+    fn add(&mut self, leaves: &[Leaf]) {
+        for &(space, bytes) in leaves {
+            if let Some((_, t)) = self.values.iter_mut().find(|(s, _)| *s == space) {
+                t.add(bytes);
+            } else {
+                // One entry at a time: most computations have one space.
+                self.values.reserve_exact(1);
+                let mut t = SpaceTotal::default();
+                t.add(bytes);
+                self.values.push((space, t));
+            }
+        }
+    }
 }
 
 /// How many shapes were found, by where.
@@ -333,12 +358,16 @@ pub struct Scan<'a> {
     /// The results of the ENTRY computations' ROOT instructions.
     pub entry_result: Spaces,
     /// Per module number, per bare computation label: what it defines and
-    /// runs. Held to the end (a few words per computation and call).
-    computations_by_name: BTreeMap<u64, HashMap<Vec<u8>, Computation>>,
+    /// runs. Held to the end (a few words per computation and call; the
+    /// names are slices of the input). Not kept by a scan that only
+    /// renders ([`Scan::rendering`]).
+    computations_by_name: BTreeMap<u64, HashMap<Label<'a>, Computation<'a>>>,
+    /// Whether `computations_by_name` is kept.
+    keeps_calls: bool,
     /// `HloModule` headers seen (computations are named within a module).
     modules: u64,
     /// The bare label of the current module's ENTRY computation.
-    entry_label: Option<Vec<u8>>,
+    entry_label: Option<Label<'a>>,
     /// Shapes found, by where.
     pub found: Found,
     /// Instructions found.
@@ -358,12 +387,41 @@ impl<'a> Scan<'a> {
             entry_parameters: Spaces::new(),
             entry_result: Spaces::new(),
             computations_by_name: BTreeMap::new(),
+            keeps_calls: true,
             modules: 0,
             entry_label: None,
             found: Found::default(),
             instructions: 0,
             computations: 0,
             errors: Cell::new(0),
+        }
+    }
+
+    /// A scan for a pass that renders the records again after a first
+    /// pass kept the totals: it keeps no computation names or calls, so
+    /// [`Scan::top_level`] is empty.
+    pub fn rendering(src: &'a [u8]) -> Self {
+        Scan {
+            keeps_calls: false,
+            ..Scan::new(src)
+        }
+    }
+
+    /// The span of `bytes` in the input, when they are a slice of it
+    /// (`None`: other bytes, such as a nested computation's made-up name).
+    pub fn span_of(&self, bytes: &[u8]) -> Option<Span> {
+        let start = bytes.as_ptr().addr().wrapping_sub(self.src.as_ptr().addr());
+        let end = start.checked_add(bytes.len())?;
+        let s = self.src.get(start..end)?;
+        (s.as_ptr() == bytes.as_ptr()).then_some(Span { start, end })
+    }
+
+    /// `name` as a label: borrowed from the input when it is a slice of
+    /// it, copied otherwise (a nested computation's made-up name).
+    fn label(&self, name: &[u8]) -> Label<'a> {
+        match self.span_of(name) {
+            Some(s) => Cow::Borrowed(&self.src[s.start..s.end]),
+            None => Cow::Owned(name.to_vec()),
         }
     }
 
@@ -399,9 +457,12 @@ impl<'a> Scan<'a> {
     /// Counts a computation and its signature's shapes.
     pub fn count_computation(&mut self, c: &CompRec) {
         self.computations = self.computations.saturating_add(1);
-        let label = bare(c.label).to_vec();
+        let label = self.label(bare(c.label));
         if c.entry {
             self.entry_label = Some(label.clone());
+        }
+        if !self.keeps_calls {
+            return self.count_signature(c);
         }
         self.computations_by_name
             .entry(self.modules)
@@ -409,6 +470,11 @@ impl<'a> Scan<'a> {
             .entry(label)
             .or_default()
             .entry |= c.entry;
+        self.count_signature(c);
+    }
+
+    /// Counts a computation signature's shapes.
+    fn count_signature(&mut self, c: &CompRec) {
         add(
             &mut self.found.parameters,
             c.params
@@ -437,18 +503,17 @@ impl<'a> Scan<'a> {
         if in_entry && i.root {
             add_leaves(&mut self.entry_result, &result.leaves);
         }
+        if !self.keeps_calls {
+            return;
+        }
         let src = self.src;
         let name = bare(&src[i.name.start..i.name.end]);
+        let key = self.label(label);
         let module = self.computations_by_name.entry(self.modules).or_default();
-        if !module.contains_key(label) {
-            module.insert(label.to_vec(), Computation::default());
-        }
-        let Some(comp) = module.get_mut(label) else {
-            return;
-        };
+        let comp = module.entry(key).or_default();
         let aliases = ALIASING_OPCODES.contains(&opcode) || (parameter && !in_entry);
         if !aliases {
-            add_leaves(&mut comp.values, &result.leaves);
+            comp.add(&result.leaves);
         }
         for &(attr, callee) in &i.calls {
             let attr = &src[attr.start..attr.end];
@@ -456,8 +521,8 @@ impl<'a> Scan<'a> {
                 continue;
             }
             comp.runs.push(match callee {
-                Callee::Named(n) => bare(&src[n.start..n.end]).to_vec(),
-                Callee::Inline => [name, b".", attr].concat(),
+                Callee::Named(n) => Cow::Borrowed(bare(&src[n.start..n.end])),
+                Callee::Inline => Cow::Owned([name, b".", attr].concat()),
             });
         }
     }
@@ -476,7 +541,7 @@ impl<'a> Scan<'a> {
             let mut todo: Vec<&[u8]> = module
                 .iter()
                 .filter(|(_, c)| c.entry)
-                .map(|(label, _)| label.as_slice())
+                .map(|(label, _)| label.as_ref())
                 .collect();
             while let Some(label) = todo.pop() {
                 if !seen.insert(label) {
@@ -485,13 +550,22 @@ impl<'a> Scan<'a> {
                 let Some(c) = module.get(label) else {
                     continue;
                 };
-                for (&space, t) in &c.values {
-                    totals.entry(space).or_default().merge(t);
+                for (space, t) in &c.values {
+                    totals.entry(*space).or_default().merge(t);
                 }
-                todo.extend(c.runs.iter().map(Vec::as_slice));
+                todo.extend(c.runs.iter().map(AsRef::as_ref));
             }
         }
         totals
+    }
+
+    /// `true` when nothing HLO-like was found: no `HloModule` header, no
+    /// computation, no instruction and no shape.
+    pub fn is_empty(&self) -> bool {
+        self.modules == 0
+            && self.computations == 0
+            && self.instructions == 0
+            && self.found.total() == 0
     }
 
     /// Counts shapes outside the structure.

@@ -161,9 +161,15 @@
 //!
 //! # Exit status
 //!
+//! From the table in [`crate::exit`]:
+//!
 //! - 0: the input was read and every shape parsed;
 //! - 1: at least one shape failed to parse (each is reported; the scan goes
-//!   on to the end);
+//!   on to the end); or the input holds no HLO at all (no `HloModule`
+//!   header, computation, instruction or shape: nothing is written); or
+//!   `--computation` names no computation of the dump (nothing is written;
+//!   the message suggests up to three close names, found by one more pass
+//!   over the input);
 //! - 2: the input could not be read (missing file, a directory, I/O error);
 //! - 3: the output could not be written (a full disk, an I/O error). When
 //!   the reader goes away (a closed pipe) the scan stops quietly with the
@@ -191,10 +197,12 @@ use crate::render::table::{self, Failures, Table};
 use crate::render::Render;
 use crate::report::Scan;
 
+/// Exit status when there is nothing to scan, or no such computation.
+const EXIT_INVALID: u8 = crate::exit::INVALID;
 /// Exit status when a shape failed to parse.
-const EXIT_PARSE_ERRORS: u8 = 1;
+const EXIT_PARSE_ERRORS: u8 = crate::exit::INVALID;
 /// Exit status when the input could not be read.
-const EXIT_UNREADABLE: u8 = 2;
+const EXIT_UNREADABLE: u8 = crate::exit::UNREADABLE;
 
 /// How `layout scan` lists the instructions: the table in input order, or
 /// one ranked list.
@@ -229,56 +237,97 @@ pub fn run_listing(path: &str, json: bool, listing: &Listing) -> ExitCode {
     } else {
         std::fs::read(path)
     };
+    let what = if path == "-" { "standard input" } else { path };
     let src = match input {
         Ok(s) => s,
         Err(e) => {
-            let what = if path == "-" { "standard input" } else { path };
             output::warn(format_args!("layout scan: cannot read {what}: {e}\n"));
             return ExitCode::from(EXIT_UNREADABLE);
         }
     };
     let mut out = output::stdout();
-    let errors = if !json && listing.ranked() {
+    let outcome = if !json && listing.ranked() {
         scan_ranked(&src, listing, &mut out)
+    } else if json {
+        scan_json(&src, &mut out, true)
     } else {
-        scan(&src, json, &mut out)
+        scan_table(&src, &mut out, true)
     };
     // The message follows the output it is about.
     let flushed = out.flush().is_ok();
-    let code = if errors > 0 {
-        if flushed {
-            output::warn(format_args!(
-                "layout scan: {errors} shape(s) failed to parse\n"
-            ));
+    let code = match outcome {
+        Outcome::Scanned(0) => ExitCode::SUCCESS,
+        Outcome::Scanned(errors) => {
+            if flushed {
+                output::warn(format_args!(
+                    "layout scan: {errors} shape(s) failed to parse\n"
+                ));
+            }
+            ExitCode::from(EXIT_PARSE_ERRORS)
         }
-        ExitCode::from(EXIT_PARSE_ERRORS)
-    } else {
-        ExitCode::SUCCESS
+        Outcome::NoHlo => {
+            output::warn(format_args!(
+                "layout scan: no HLO in {what}: no HloModule header, computation, instruction or shape found\n"
+            ));
+            ExitCode::from(EXIT_INVALID)
+        }
+        Outcome::NoComputation(wanted) => {
+            let near = similar_computations(&src, &wanted);
+            let hint = match near.as_slice() {
+                [] => String::new(),
+                [one] => format!("; did you mean {one}?"),
+                many => format!("; did you mean one of {}?", many.join(", ")),
+            };
+            output::warn(format_args!(
+                "layout scan: no computation named {wanted} in {what}{hint}\n"
+            ));
+            ExitCode::from(EXIT_INVALID)
+        }
     };
     out.finish("scan", code)
 }
 
+/// What a scan found, for the exit status.
+enum Outcome {
+    /// Scanned; the number of shapes that failed to parse.
+    Scanned(u64),
+    /// Nothing HLO-like in the input; nothing written.
+    NoHlo,
+    /// `--computation` named no computation of the input; nothing written.
+    NoComputation(String),
+}
+
 /// Scans the dump `src` into `out`: JSON lines with `json`, the table
 /// otherwise. Returns the number of shapes that failed to parse; a write
-/// error is kept by `out` (and ends the scan).
+/// error is kept by `out` (and ends the scan). An input with no HLO gets
+/// the empty table or the totals record alone.
 pub fn scan<W: Write>(src: &[u8], json: bool, out: &mut Output<W>) -> u64 {
-    if json {
-        scan_json(src, out)
+    let outcome = if json {
+        scan_json(src, out, false)
     } else {
-        scan_table(src, out)
+        scan_table(src, out, false)
+    };
+    match outcome {
+        Outcome::Scanned(errors) => errors,
+        Outcome::NoHlo | Outcome::NoComputation(_) => 0,
     }
 }
 
-/// Writes JSON lines; returns the number of shapes that failed to parse.
-fn scan_json<W: Write>(src: &[u8], out: &mut Output<W>) -> u64 {
+/// Writes JSON lines; returns the number of shapes that failed to parse
+/// ([`Outcome::NoHlo`] instead of the totals when `refuse_empty` and
+/// nothing was found: then nothing was written).
+fn scan_json<W: Write>(src: &[u8], out: &mut Output<W>, refuse_empty: bool) -> Outcome {
     let mut pass = Pass::new(src, Json, out);
     hlo::walk(src, &mut pass);
     let Pass { scan, out, .. } = pass;
+    if refuse_empty && scan.is_empty() {
+        return Outcome::NoHlo;
+    }
     // A write error is kept by `out` (and ends the scan).
     if !out.stopped() {
         let _ = Json::write_totals(out, &scan);
     }
-    scan.errors()
+    Outcome::Scanned(scan.errors())
 }
 
 /// Writes the table; returns the number of shapes that failed to parse.
@@ -287,7 +336,7 @@ fn scan_json<W: Write>(src: &[u8], out: &mut Output<W>) -> u64 {
 /// the second writes the rows, the third (only if a shape failed to parse)
 /// lists the failures. Write errors are kept by `out`, and each step is
 /// skipped once one failed.
-fn scan_table<W: Write>(src: &[u8], out: &mut Output<W>) -> u64 {
+fn scan_table<W: Write>(src: &[u8], out: &mut Output<W>, refuse_empty: bool) -> Outcome {
     let mut pass = Pass::new(src, Table::measure(), out);
     hlo::walk(src, &mut pass);
     let Pass {
@@ -295,23 +344,26 @@ fn scan_table<W: Write>(src: &[u8], out: &mut Output<W>) -> u64 {
         renderer: measured,
         out,
     } = pass;
+    if refuse_empty && scan.is_empty() {
+        return Outcome::NoHlo;
+    }
     let errors = scan.errors();
     let widths = measured.widths();
     if widths.write_header(out).is_ok() {
-        hlo::walk(src, &mut Pass::new(src, Table::write(widths), out));
+        hlo::walk(src, &mut Pass::rendering(src, Table::write(widths), out));
     }
     if errors > 0 && !out.stopped() && table::write_failures_heading(out, errors).is_ok() {
-        hlo::walk(src, &mut Pass::new(src, Failures, out));
+        hlo::walk(src, &mut Pass::rendering(src, Failures, out));
     }
     if !out.stopped() {
         let _ = table::write_totals(out, &scan);
     }
-    errors
+    Outcome::Scanned(errors)
 }
 
 /// Writes the ranked list, the failures and the totals; returns the number
 /// of shapes that failed to parse.
-fn scan_ranked<W: Write>(src: &[u8], listing: &Listing, out: &mut Output<W>) -> u64 {
+fn scan_ranked<W: Write>(src: &[u8], listing: &Listing, out: &mut Output<W>) -> Outcome {
     let ranked = Ranked::new(listing.sort, listing.top, listing.computation.as_deref());
     let mut pass = Pass::new(src, ranked, out);
     hlo::walk(src, &mut pass);
@@ -320,16 +372,78 @@ fn scan_ranked<W: Write>(src: &[u8], listing: &Listing, out: &mut Output<W>) -> 
         renderer: ranked,
         out,
     } = pass;
+    if scan.is_empty() {
+        return Outcome::NoHlo;
+    }
+    if !ranked.matched() {
+        return Outcome::NoComputation(listing.computation.clone().unwrap_or_default());
+    }
     let errors = scan.errors();
     // A write error is kept by `out`, and each step is skipped once one failed.
     let _ = ranked.write(out, &scan);
     if errors > 0 && !out.stopped() && table::write_failures_heading(out, errors).is_ok() {
-        hlo::walk(src, &mut Pass::new(src, Failures, out));
+        hlo::walk(src, &mut Pass::rendering(src, Failures, out));
     }
     if !out.stopped() {
         let _ = table::write_totals(out, &scan);
     }
-    errors
+    Outcome::Scanned(errors)
+}
+
+/// The computation names of `src` closest to `wanted` (at most three,
+/// closest first, as written), found by one more pass over the input so
+/// that no name is held during the scan.
+fn similar_computations(src: &[u8], wanted: &str) -> Vec<String> {
+    struct Names<'w> {
+        wanted: &'w str,
+        best: Vec<(usize, String)>,
+    }
+    impl Sink for Names<'_> {
+        fn module(&mut self, _: &ModuleRec) {}
+        fn computation(&mut self, c: &CompRec) {
+            let name = crate::report::lossy(c.label);
+            let bare = name.trim_start_matches('%').to_lowercase();
+            let wanted = self.wanted.trim_start_matches('%').to_lowercase();
+            let d = edit_distance(&bare, &wanted);
+            let close = d <= (wanted.chars().count() / 3).max(2)
+                || (wanted.len() >= 3 && bare.contains(&wanted));
+            if close && !self.best.iter().any(|(_, n)| *n == name) {
+                self.best.push((d, name.into_owned()));
+                self.best.sort_by_key(|(d, _)| *d);
+                self.best.truncate(3);
+            }
+        }
+        fn instruction(&mut self, _: &InstrRec) {}
+        fn other(&mut self, _: usize, _: Shapes<'_>) {}
+        fn stopped(&self) -> bool {
+            false
+        }
+    }
+    let mut names = Names {
+        wanted,
+        best: Vec::new(),
+    };
+    hlo::walk(src, &mut names);
+    names.best.into_iter().map(|(_, n)| n).collect()
+}
+
+/// Edit distance (insertions, deletions, substitutions) between `a` and
+/// `b`, in characters; one row of memory.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diag = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let next = (row[j + 1] + 1)
+                .min(row[j] + 1)
+                .min(diag + usize::from(ca != cb));
+            diag = row[j + 1];
+            row[j + 1] = next;
+        }
+    }
+    row[b.len()]
 }
 
 /// One pass over the input: the walker's records, counted in a [`Scan`]
@@ -344,6 +458,16 @@ impl<'a, 'o, R: Render, W: Write> Pass<'a, 'o, R, W> {
     fn new(src: &'a [u8], renderer: R, out: &'o mut Output<W>) -> Self {
         Pass {
             scan: Scan::new(src),
+            renderer,
+            out,
+        }
+    }
+
+    /// A pass after the first, whose totals are not needed again: its
+    /// [`Scan`] keeps no computation names ([`Scan::rendering`]).
+    fn rendering(src: &'a [u8], renderer: R, out: &'o mut Output<W>) -> Self {
+        Pass {
+            scan: Scan::rendering(src),
             renderer,
             out,
         }

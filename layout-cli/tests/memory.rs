@@ -215,11 +215,65 @@ fn computation_keeps_one_computations_instructions() {
         assert_eq!(names, expected, "--computation {given}");
         assert!(rows[1..].iter().all(|r| r[1] == comp));
     }
-    let none = ranked(
+    // A name the dump does not have is an error, with the close names.
+    let out = layout(
         &["scan", &path, "--computation", "no such computation"],
         b"",
     );
-    assert_eq!(none.len(), 1);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.starts_with("layout scan: no computation named no such computation in "),
+        "{err}"
+    );
+}
+
+#[test]
+fn an_unknown_computation_suggests_close_names() {
+    let path = data_path("handwritten.hlo");
+    for (given, suggested) in [
+        ("main", "did you mean %main.42?"),
+        ("%fused_computaton", "%fused_computation"),
+        ("Fused_Computation.1", "%fused_computation"),
+    ] {
+        let out = layout(&["scan", &path, "--computation", given], b"");
+        assert_eq!(out.status.code(), Some(1), "{out:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(
+            err.contains(&format!("no computation named {given} in ")),
+            "{err}"
+        );
+        assert!(err.contains(suggested), "{given}: {err}");
+        assert!(out.stdout.is_empty());
+    }
+    // Nothing close: no suggestion.
+    let out = layout(&["scan", &path, "--computation", "zzz"], b"");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(!String::from_utf8(out.stderr)
+        .unwrap()
+        .contains("did you mean"));
+}
+
+#[test]
+fn input_without_hlo_is_an_error() {
+    for (input, args) in [
+        (&b""[..], &["scan", "-"][..]),
+        (b"hello, world\nnot a dump\n", &["scan", "-"][..]),
+        (b"just text", &["scan", "--json", "-"][..]),
+        (b"just text", &["scan", "--sort", "bytes", "-"][..]),
+    ] {
+        let out = layout(args, input);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {out:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        assert_eq!(
+            String::from_utf8(out.stderr).unwrap(),
+            "layout scan: no HLO in standard input: no HloModule header, computation, instruction or shape found\n"
+        );
+    }
+    // One stray shape is something to report.
+    let out = layout(&["scan", "-"], b"f32[2]{0}\n");
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
 }
 
 #[test]

@@ -34,8 +34,13 @@ fn nested_dump(depth: usize) -> Vec<u8> {
 }
 
 /// Runs `layout args` with stdout the write end of a pipe whose reader has
-/// already exited: every write to it fails with a broken pipe.
+/// already exited: every write to it fails with a broken pipe. Standard
+/// input holds one shape (for `check` and `scan -`).
 fn with_closed_pipe(args: &[&str]) -> Output {
+    let dir = tempfile::tempdir().unwrap();
+    let dump = dir.path().join("stdin.hlo");
+    // One shape: a valid line for `check`, a stray shape for `scan`.
+    std::fs::write(&dump, "f32[2]{0}\n").unwrap();
     let mut reader = bin()
         .arg("--version")
         .stdin(Stdio::piped())
@@ -46,7 +51,7 @@ fn with_closed_pipe(args: &[&str]) -> Output {
     assert!(reader.wait().unwrap().success());
     bin()
         .args(args)
-        .stdin(Stdio::null())
+        .stdin(std::fs::File::open(&dump).unwrap())
         .stdout(Stdio::from(pipe))
         .stderr(Stdio::piped())
         .output()
@@ -277,4 +282,61 @@ fn huge_dims_are_drawn_cropped_with_their_padded_extent() {
     assert_eq!(row.len(), 1 + 64);
     assert_eq!(row[..4], ["0", "0", "1", "2"]);
     assert_eq!(row[64], "63");
+}
+
+/// A dump of `n` small computations, each called from ENTRY, about 100
+/// bytes each.
+fn many_computations(n: usize) -> String {
+    let mut s = String::from("HloModule many\n\n");
+    for i in 0..n {
+        s.push_str(&format!(
+            "%c{i} (p: f32[4]) -> f32[4] {{\n  %p = f32[4]{{0}} parameter(0)\n  ROOT %r = f32[4]{{0}} negate(f32[4]{{0}} %p)\n}}\n\n"
+        ));
+    }
+    s.push_str("ENTRY %main (p: f32[4]) -> f32[4] {\n  %p = f32[4]{0} parameter(0)\n");
+    for i in 0..n {
+        s.push_str(&format!("  %w{i} = f32[4]{{0}} call(%p), to_apply=%c{i}\n"));
+    }
+    s.push_str("  ROOT %t = f32[4]{0} copy(%p)\n}\n");
+    s
+}
+
+#[test]
+fn scan_memory_follows_the_input_not_the_computations() {
+    // 100,000 computations, 13 MB: the table and the JSON fit in 64 MiB
+    // of heap (`prlimit --data`; an allocation past it aborts), input
+    // included; before, each computation held about 1.3 KB per pass.
+    let dir = tempfile::tempdir().unwrap();
+    let dump = dir.path().join("many.hlo");
+    std::fs::write(&dump, many_computations(100_000)).unwrap();
+    for json in [false, true] {
+        let mut c = Command::new("prlimit");
+        c.arg(format!("--data={}", 64 << 20))
+            .arg(env!("CARGO_BIN_EXE_layout"))
+            .args(["scan", dump.to_str().unwrap()]);
+        if json {
+            c.arg("--json");
+        }
+        let out = c
+            .stderr(Stdio::piped())
+            .stdout(Stdio::piped())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "json {json}: {}", stderr(&out));
+        // The totals are all there: every computation is top level, since
+        // ENTRY calls each (its `negate`; a callee's `parameter` and the
+        // `call` are other values again), and so are ENTRY's parameter and
+        // ROOT.
+        let text = String::from_utf8(out.stdout).unwrap();
+        let last = text.lines().last().unwrap().to_string();
+        if json {
+            let totals: Value = serde_json::from_str(&last).unwrap();
+            assert_eq!(totals["computations"], 100_001);
+            assert_eq!(
+                totals["top_level_values"][0]["arrays"],
+                100_000 + 2,
+                "{totals}"
+            );
+        }
+    }
 }

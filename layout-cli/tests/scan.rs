@@ -915,15 +915,18 @@ fn unreadable_input_exits_2() {
 
 #[test]
 fn empty_and_shapeless_input() {
-    let (out, records) = scan_json(b"");
-    assert_eq!(out.status.code(), Some(0));
-    assert_eq!(records.len(), 1);
-    assert_eq!(records[0]["instructions"], 0);
-    assert_eq!(records[0]["memory_spaces"], serde_json::json!([]));
-    let (out, records) = scan_json(b"just some words\n\"f32[2] in a string\" /* f32[3] */\n");
-    assert_eq!(out.status.code(), Some(0));
-    assert_eq!(records.len(), 1);
-    assert_eq!(records[0]["shapes"], 0);
+    // Nothing HLO-like (shapes in strings and comments do not count): an
+    // error, and no records.
+    for input in [
+        &b""[..],
+        b"just some words\n\"f32[2] in a string\" /* f32[3] */\n",
+    ] {
+        let (out, records) = scan_json(input);
+        assert_eq!(out.status.code(), Some(1));
+        assert!(records.is_empty());
+        assert!(String::from_utf8_lossy(&out.stderr)
+            .starts_with("layout scan: no HLO in standard input"));
+    }
 }
 
 #[test]

@@ -154,8 +154,7 @@ fn parse_spec(input: ParseStream, in_item: bool) -> syn::Result<Spec> {
             let bracket = syn::bracketed!(content in input);
             let mut list = Vec::new();
             while !content.is_empty() {
-                let n: syn::LitInt = content.parse()?;
-                list.push((n.base10_parse::<u64>()?, n.span()));
+                list.push(list_entry(&content, &name)?);
                 if !content.is_empty() {
                     content.parse::<Token![,]>()?;
                 }
@@ -171,6 +170,46 @@ fn parse_spec(input: ParseStream, in_item: bool) -> syn::Result<Spec> {
         options,
         rank_hint,
     })
+}
+
+/// One entry of an option's list (`padded = [3, 5]`): a size, a whole
+/// number from 0 to `u64::MAX`. Anything else (`-1`, `3.5`, a name, a
+/// number past `u64::MAX`) is an error on its tokens naming the option,
+/// the value and the rule.
+fn list_entry(content: ParseStream, option: &Ident) -> syn::Result<(u64, Span)> {
+    let rule = |value: &str, span: Span| {
+        syn::Error::new(
+            span,
+            format!(
+                "option `{option}`: `{value}` is not a size; each entry is a whole number of elements from 0 to {}, e.g. `{option} = [3, 5]`",
+                u64::MAX
+            ),
+        )
+    };
+    // One entry: the tokens up to the next top-level comma.
+    let start = content.span();
+    let mut tokens = Vec::new();
+    while !content.is_empty() && !content.peek(Token![,]) {
+        tokens.push(content.parse::<TokenTree>()?);
+    }
+    let span = match (tokens.first(), tokens.last()) {
+        (Some(f), Some(l)) => f.span().join(l.span()).unwrap_or_else(|| f.span()),
+        _ => start,
+    };
+    let text: String = tokens.iter().map(ToString::to_string).collect();
+    match tokens.as_slice() {
+        [TokenTree::Literal(lit)] => {
+            let int = syn::parse2::<syn::LitInt>(TokenTree::Literal(lit.clone()).into());
+            match int.as_ref().map(|n| (n.base10_parse::<u64>(), n.suffix())) {
+                Ok((Ok(v), suffix)) if suffix.is_empty() || suffix.starts_with('u') => {
+                    Ok((v, span))
+                }
+                _ => Err(rule(&text, span)),
+            }
+        }
+        [] => Err(rule("", span)),
+        _ => Err(rule(&text, span)),
+    }
 }
 
 /// Number of dimensions in the first `[...]` group.

@@ -93,3 +93,118 @@ fn split_commas(tokens: TokenStream) -> Vec<TokenStream> {
     parts.retain(|p| !p.is_empty());
     parts
 }
+
+/// The traits the item form derives for a type without `?` dims (a unit
+/// struct): all of them but those the user derives.
+pub const STATIC_DERIVES: [&str; 9] = [
+    "Clone",
+    "Copy",
+    "Debug",
+    "Default",
+    "PartialEq",
+    "Eq",
+    "Hash",
+    "PartialOrd",
+    "Ord",
+];
+
+/// The traits the item form derives for a type with `?` dims (a struct
+/// holding its planned layout).
+pub const DYNAMIC_DERIVES: [&str; 6] = ["Clone", "Copy", "Debug", "PartialEq", "Eq", "Hash"];
+
+/// The absolute path of one of the derived traits.
+fn trait_path(name: &str) -> TokenStream {
+    match name {
+        "Clone" => quote!(::core::clone::Clone),
+        "Copy" => quote!(::core::marker::Copy),
+        "Debug" => quote!(::core::fmt::Debug),
+        "Default" => quote!(::core::default::Default),
+        "PartialEq" => quote!(::core::cmp::PartialEq),
+        "Eq" => quote!(::core::cmp::Eq),
+        "Hash" => quote!(::core::hash::Hash),
+        "PartialOrd" => quote!(::core::cmp::PartialOrd),
+        _ => quote!(::core::cmp::Ord),
+    }
+}
+
+/// The `derive` attributes for the struct: each trait of `traits` the
+/// user does not derive (by the path's last name, `Debug` or
+/// `std::fmt::Debug`), so that the user's derive wins without a conflict.
+/// A trait the user derives only under `cfg_attr(pred, derive(..))` is
+/// derived here under `cfg_attr(not(pred), ..)`: exactly one of the two
+/// exists in every configuration.
+pub fn derives(attrs: &[Attribute], traits: &[&str]) -> TokenStream {
+    let mut users: Vec<(Vec<TokenStream>, String)> = Vec::new();
+    for attr in attrs {
+        if let syn::Meta::List(list) = &attr.meta {
+            collect_derives(&list.path, &list.tokens, &[], &mut users);
+        }
+    }
+    let mut plain = Vec::new();
+    let mut conditional = Vec::new();
+    for &name in traits {
+        let conditions: Vec<&Vec<TokenStream>> = users
+            .iter()
+            .filter(|(_, n)| n == name)
+            .map(|(c, _)| c)
+            .collect();
+        let path = trait_path(name);
+        if conditions.is_empty() {
+            plain.push(path);
+        } else if conditions.iter().all(|c| !c.is_empty()) {
+            conditional.push(quote! {
+                #[cfg_attr(not(any(#(all(#(#conditions),*)),*)), derive(#path))]
+            });
+        }
+        // Derived by the user unconditionally: nothing here.
+    }
+    let plain = if plain.is_empty() {
+        TokenStream::new()
+    } else {
+        quote!(#[derive(#(#plain),*)])
+    };
+    quote!(#plain #(#conditional)*)
+}
+
+/// Adds the trait names of a `derive(..)` (under the `cfg_attr`
+/// predicates `conditions`) to `out`, looking inside `cfg_attr`s.
+fn collect_derives(
+    path: &syn::Path,
+    args: &TokenStream,
+    conditions: &[TokenStream],
+    out: &mut Vec<(Vec<TokenStream>, String)>,
+) {
+    if path.is_ident("derive") {
+        for part in split_commas(args.clone()) {
+            let last = part
+                .into_iter()
+                .filter_map(|t| match t {
+                    TokenTree::Ident(i) => Some(i.to_string()),
+                    _ => None,
+                })
+                .last();
+            if let Some(name) = last {
+                out.push((conditions.to_vec(), name));
+            }
+        }
+        return;
+    }
+    if !path.is_ident("cfg_attr") {
+        return;
+    }
+    let mut parts = split_commas(args.clone()).into_iter();
+    let Some(predicate) = parts.next() else {
+        return;
+    };
+    let mut inner = conditions.to_vec();
+    inner.push(predicate);
+    for attr in parts {
+        let tokens: Vec<TokenTree> = attr.into_iter().collect();
+        if let [TokenTree::Ident(name), TokenTree::Group(args)] = tokens.as_slice() {
+            if args.delimiter() == Delimiter::Parenthesis {
+                let path = syn::Path::from(name.clone());
+                collect_derives(&path, &args.stream(), &inner, out);
+            }
+        }
+    }
+}

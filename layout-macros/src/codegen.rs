@@ -26,7 +26,8 @@ impl Gen {
     fn bind(&mut self, expr: TokenStream) -> Term {
         let name = format_ident!("t{}", self.next);
         self.next += 1;
-        self.stmts.push(quote!(let #name: usize = #expr;));
+        self.stmts
+            .push(quote!(let #name: ::core::primitive::usize = #expr;));
         Term::Var(name)
     }
 }

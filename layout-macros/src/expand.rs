@@ -4,10 +4,10 @@
 
 use layout_core::PaddingValue;
 use proc_macro2::{Ident, Literal, TokenStream};
-use quote::{format_ident, quote};
+use quote::{format_ident, quote, quote_spanned};
 
 use crate::ast::{Form, Input, Item};
-use crate::attrs::{deprecated, gates};
+use crate::attrs::{deprecated, derives, gates, DYNAMIC_DERIVES, STATIC_DERIVES};
 use crate::codegen::offset_body;
 use crate::valid::{check, stub_expr, stub_layout, stub_shape, Valid};
 
@@ -109,49 +109,53 @@ fn expand_item(krate: &TokenStream, item: &Item) -> TokenStream {
             )
         }
     };
+    let derives = derives(attrs, &STATIC_DERIVES);
+    // Spanned on the user's name, as if written there: rustc's dead-code
+    // lint skips items whose span comes from a macro, and then a user's
+    // `#[expect(dead_code)]` could never be fulfilled.
+    let unit_struct = quote_spanned!(name.span()=> #vis struct #name;);
     quote! {
         #(#attrs)*
         #[doc = ""]
         #[doc = #doc]
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        #vis struct #name;
+        #derives
+        #unit_struct
 
         #(#gates)*
-        #[allow(dead_code)]
         #allow_deprecated
         impl #name {
             /// The layout's tables, computed when the macro expanded.
             pub const LAYOUT: #krate::StaticLayout<#rank> = #layout;
             /// The rank.
-            pub const RANK: usize = #rank;
+            pub const RANK: ::core::primitive::usize = #rank;
             /// The logical dimensions (bounded dims at their bound).
-            pub const DIMS: [usize; #rank] = Self::LAYOUT.dims();
+            pub const DIMS: [::core::primitive::usize; #rank] = Self::LAYOUT.dims();
             /// The element type.
             pub const ELEMENT_TYPE: #krate::ElementType = Self::LAYOUT.element_type();
             /// Element slots in the allocation (tile padding and `L(n)` included).
-            pub const ALLOCATED_ELEMENTS: usize = Self::LAYOUT.allocated_elements();
+            pub const ALLOCATED_ELEMENTS: ::core::primitive::usize = Self::LAYOUT.allocated_elements();
             /// Bytes of the allocation.
-            pub const SIZE_IN_BYTES: usize = Self::LAYOUT.size_in_bytes();
+            pub const SIZE_IN_BYTES: ::core::primitive::usize = Self::LAYOUT.size_in_bytes();
             /// The memory space `S(n)`.
-            pub const MEMORY_SPACE: u8 = Self::LAYOUT.memory_space();
+            pub const MEMORY_SPACE: ::core::primitive::u8 = Self::LAYOUT.memory_space();
             /// The canonical XLA text.
-            pub const TEXT: &'static str = Self::LAYOUT.text();
+            pub const TEXT: &'static ::core::primitive::str = Self::LAYOUT.text();
 
             /// The element offset of `index` (specialised arithmetic; the
             /// index is checked in debug builds only).
             #[inline]
             #[must_use]
-            pub const fn offset(index: [usize; #rank]) -> usize #body
+            pub const fn offset(index: [::core::primitive::usize; #rank]) -> ::core::primitive::usize #body
         }
 
         #(#gates)*
         #allow_deprecated
         impl #krate::StaticShape<#rank> for #name {
-            const LAYOUT: #krate::StaticLayout<#rank> = #name::LAYOUT;
+            const LAYOUT: #krate::StaticLayout<#rank> = Self::LAYOUT;
 
             #[inline]
-            fn offset(index: [usize; #rank]) -> usize {
-                #name::offset(index)
+            fn offset(index: [::core::primitive::usize; #rank]) -> ::core::primitive::usize {
+                Self::offset(index)
             }
         }
 
@@ -316,7 +320,7 @@ fn fits_assert(v: &Valid) -> TokenStream {
     let bytes = Literal::u64_unsuffixed(need);
     let name = format_ident!("_");
     quote! {
-        const #name: () = ::core::assert!((#bytes as u64) <= (usize::MAX as u64), #msg);
+        const #name: () = ::core::assert!((#bytes as ::core::primitive::u64) <= (::core::primitive::usize::MAX as ::core::primitive::u64), #msg);
     }
 }
 
@@ -353,17 +357,21 @@ fn dynamic_item(
     let gates = gates(attrs);
     let allow_deprecated = allow_deprecated(attrs);
     let (rank, u) = shape;
+    let derives = derives(attrs, &DYNAMIC_DERIVES);
+    // On the user's name, as for the unit struct (see `expand_item`).
+    let holder = quote_spanned! {name.span()=>
+        #vis struct #name {
+            layout: #krate::StaticLayout<#rank>,
+        }
+    };
     quote! {
         #(#attrs)*
         #[doc = ""]
         #[doc = #doc]
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        #vis struct #name {
-            layout: #krate::StaticLayout<#rank>,
-        }
+        #derives
+        #holder
 
         #(#gates)*
-        #[allow(dead_code)]
         #allow_deprecated
         impl #name {
             /// The layout before its `?` dimensions are sized.
@@ -375,7 +383,7 @@ fn dynamic_item(
             /// # Errors
             ///
             /// When a size overflows or does not fit in `usize`.
-            pub const fn new(extents: [usize; #u]) -> ::core::result::Result<Self, #krate::Error> {
+            pub const fn new(extents: [::core::primitive::usize; #u]) -> ::core::result::Result<Self, #krate::Error> {
                 match Self::UNRESOLVED.resolve(extents) {
                     ::core::result::Result::Ok(layout) => ::core::result::Result::Ok(Self { layout }),
                     ::core::result::Result::Err(e) => ::core::result::Result::Err(e),
@@ -388,7 +396,7 @@ fn dynamic_item(
             /// debug builds only).
             #[inline]
             #[must_use]
-            pub const fn offset(&self, index: [usize; #rank]) -> usize #body
+            pub const fn offset(&self, index: [::core::primitive::usize; #rank]) -> ::core::primitive::usize #body
 
             /// The planned layout.
             #[must_use]
@@ -398,14 +406,14 @@ fn dynamic_item(
 
             /// The rank.
             #[must_use]
-            pub const fn rank(&self) -> usize {
+            pub const fn rank(&self) -> ::core::primitive::usize {
                 #rank
             }
 
             /// The logical dimensions, `?` ones at their extents (bounded
             /// dims at their bound).
             #[must_use]
-            pub const fn dims(&self) -> [usize; #rank] {
+            pub const fn dims(&self) -> [::core::primitive::usize; #rank] {
                 self.layout.dims()
             }
 
@@ -418,19 +426,19 @@ fn dynamic_item(
             /// Element slots in the allocation (tile padding and `L(n)`
             /// included).
             #[must_use]
-            pub const fn allocated_elements(&self) -> usize {
+            pub const fn allocated_elements(&self) -> ::core::primitive::usize {
                 self.layout.allocated_elements()
             }
 
             /// Bytes of the allocation.
             #[must_use]
-            pub const fn size_in_bytes(&self) -> usize {
+            pub const fn size_in_bytes(&self) -> ::core::primitive::usize {
                 self.layout.size_in_bytes()
             }
 
             /// The memory space `S(n)`.
             #[must_use]
-            pub const fn memory_space(&self) -> u8 {
+            pub const fn memory_space(&self) -> ::core::primitive::u8 {
                 self.layout.memory_space()
             }
         }
@@ -439,8 +447,8 @@ fn dynamic_item(
         #allow_deprecated
         impl #krate::RankedLayout<#rank> for #name {
             #[inline]
-            fn offset_of(&self, index: [usize; #rank]) -> usize {
-                #name::offset(self, index)
+            fn offset_of(&self, index: [::core::primitive::usize; #rank]) -> ::core::primitive::usize {
+                Self::offset(self, index)
             }
 
             fn tables(&self) -> &#krate::StaticLayout<#rank> {

@@ -634,3 +634,86 @@ fn every_rejected_vector_is_a_compile_error() {
     }
     assert!(checked > 5000);
 }
+
+#[test]
+fn list_entries_that_are_not_sizes_name_the_option_value_and_rule() {
+    for (entry, shown) in [
+        ("-1", "`-1`"),
+        ("3.5", "`3.5`"),
+        ("x", "`x`"),
+        ("18446744073709551616", "`18446744073709551616`"),
+        ("3i32", "`3i32`"),
+        ("\"3\"", "`\"3\"`"),
+    ] {
+        let src = format!("f32[2, 3], padded = [{entry}, 5]");
+        let tokens: TokenStream = src.parse().unwrap();
+        let err = syn::parse2::<Input>(tokens).err().unwrap().to_string();
+        assert_eq!(
+            err,
+            format!(
+                "option `padded`: {shown} is not a size; each entry is a whole number of elements from 0 to 18446744073709551615, e.g. `padded = [3, 5]`"
+            ),
+            "{entry}"
+        );
+    }
+    // Sizes, with or without an unsigned suffix, are fine.
+    let tokens: TokenStream = "f32[2, 3], padded = [3u64, 5]".parse().unwrap();
+    assert!(syn::parse2::<Input>(tokens).is_ok());
+}
+
+#[test]
+fn generated_code_names_primitives_and_traits_by_absolute_path() {
+    for src in ["type A = f32[3,5]{1,0:T(2,2)};", "type D = f32[?,5]{1,0};"] {
+        let out = expand_str(src);
+        // Every `usize` is `::core::primitive::usize` (a caller's `type
+        // usize = u8;` cannot reach it), and the same for the others.
+        for (bare, absolute) in [
+            ("usize", ":: core :: primitive :: usize"),
+            ("u8", ":: core :: primitive :: u8"),
+            ("u64", ":: core :: primitive :: u64"),
+            ("str", ":: core :: primitive :: str"),
+        ] {
+            let stray = out
+                .match_indices(bare)
+                .filter(|(i, _)| {
+                    let before = &out[..*i];
+                    let word_start = !before.ends_with(|c: char| c.is_alphanumeric() || c == '_');
+                    let after = &out[i + bare.len()..];
+                    let word_end = !after.starts_with(|c: char| c.is_alphanumeric() || c == '_');
+                    word_start && word_end && !before.ends_with(":: core :: primitive :: ")
+                })
+                .count();
+            // Only in doc text and messages, never as a type.
+            let in_text = out.matches(&format!("{bare} can address")).count()
+                + out.matches(&format!("in `{bare}`")).count();
+            assert_eq!(stray, in_text, "{bare} in {out}");
+            let _ = absolute;
+        }
+        assert!(
+            out.contains("derive (:: core :: clone :: Clone , :: core :: marker :: Copy"),
+            "{out}"
+        );
+    }
+}
+
+#[test]
+fn user_derives_win() {
+    let out = expand_str("#[derive(Debug, std::hash::Hash)] type A = f32[3];");
+    assert!(!out.contains(":: core :: fmt :: Debug"), "{out}");
+    assert!(!out.contains(":: core :: hash :: Hash"), "{out}");
+    assert!(out.contains(":: core :: clone :: Clone"), "{out}");
+    // Under a condition: derived here under the opposite one.
+    let out = expand_str("#[cfg_attr(feature = \"x\", derive(Debug))] type A = f32[3];");
+    assert!(
+        out.contains(
+            "# [cfg_attr (not (any (all (feature = \"x\"))) , derive (:: core :: fmt :: Debug))]"
+        ),
+        "{out}"
+    );
+    // Nested conditions are all needed.
+    let out = expand_str("#[cfg_attr(a, cfg_attr(b, derive(Clone, Copy)))] type D = f32[?];");
+    assert!(
+        out.contains("# [cfg_attr (not (any (all (a , b))) , derive (:: core :: clone :: Clone))]"),
+        "{out}"
+    );
+}

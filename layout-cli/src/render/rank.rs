@@ -23,9 +23,16 @@ pub enum SortKey {
     Padding,
 }
 
-/// One instruction kept for the ranking.
+/// The computation of a row: where its name is in the input, or (a nested
+/// computation's made-up name) the name itself.
+enum Computation {
+    At(Span),
+    Named(Box<str>),
+}
+
+/// One instruction kept for the ranking: spans and numbers, a few words.
 struct Row {
-    computation: String,
+    computation: Computation,
     name: Span,
     root: bool,
     opcode: Span,
@@ -41,11 +48,13 @@ pub struct Ranked {
     sort: Option<SortKey>,
     top: Option<usize>,
     computation: Option<String>,
+    /// Whether a computation of that name was seen.
+    matched: bool,
     rows: Vec<Row>,
 }
 
 /// `%name` and `name` name the same computation.
-fn same_name(label: &str, wanted: &str) -> bool {
+pub fn same_name(label: &str, wanted: &str) -> bool {
     label.trim_start_matches('%') == wanted.trim_start_matches('%')
 }
 
@@ -57,8 +66,15 @@ impl Ranked {
             sort,
             top,
             computation: computation.map(str::to_string),
+            matched: false,
             rows: Vec::new(),
         }
+    }
+
+    /// `false` when `--computation` named a computation the input does not
+    /// have (`true` without the filter).
+    pub fn matched(&self) -> bool {
+        self.computation.is_none() || self.matched
     }
 
     /// Sorts and writes the rows: a header, then one row per instruction
@@ -91,6 +107,12 @@ impl Ranked {
         if let Some(top) = self.top {
             self.rows.truncate(top);
         }
+        fn computation<'r>(scan: &'r Scan, r: &'r Row) -> std::borrow::Cow<'r, str> {
+            match &r.computation {
+                Computation::At(s) => lossy(scan.text(*s)),
+                Computation::Named(n) => std::borrow::Cow::Borrowed(n),
+            }
+        }
         let name = |r: &Row| {
             let n = lossy(scan.text(r.name));
             if r.root {
@@ -114,7 +136,7 @@ impl Ranked {
         for r in &self.rows {
             let cells = [
                 name(r).len(),
-                r.computation.len(),
+                computation(scan, r).len(),
                 r.opcode.end.saturating_sub(r.opcode.start),
                 number(r, r.bytes, true).len(),
                 number(r, r.padding, true).len(),
@@ -135,7 +157,7 @@ impl Ranked {
                 out,
                 "{:<nw$}  {:<cw$}  {:<ow$}  {:>bw$}  {:>pw$}  {:<sw$}  ",
                 name(r),
-                r.computation,
+                computation(scan, r),
                 lossy(scan.text(r.opcode)),
                 number(r, r.bytes, true),
                 number(r, r.padding, true),
@@ -164,6 +186,9 @@ impl Render for Ranked {
     }
 
     fn computation(&mut self, _out: &mut dyn Write, scan: &Scan, c: &CompRec) -> io::Result<()> {
+        if let Some(wanted) = &self.computation {
+            self.matched |= same_name(&lossy(c.label), wanted);
+        }
         for &(_, s) in &c.params {
             scan.value(s);
         }
@@ -186,14 +211,17 @@ impl Render for Ranked {
         for &(_, s) in &i.attributes {
             scan.value(s);
         }
-        let computation = i
-            .computation
-            .map_or_else(String::new, |c| lossy(c).into_owned());
+        let label = i.computation.unwrap_or_default();
         if let Some(wanted) = &self.computation {
-            if !same_name(&computation, wanted) {
+            if !same_name(&lossy(label), wanted) {
                 return Ok(());
             }
+            self.matched = true;
         }
+        let computation = match scan.span_of(label) {
+            Some(s) => Computation::At(s),
+            None => Computation::Named(lossy(label).into()),
+        };
         self.rows.push(Row {
             computation,
             name: i.name,
