@@ -34,20 +34,31 @@ pub const MACROS: &[Layer] = &[
 /// layout-cli: number formatting and output, error rendering, HLO and
 /// `.npy` reading, the report model, renderers, then the commands.
 pub const CLI: &[Layer] = &[
+    ("exit", &[]),
     ("format", &[]),
-    ("output", &[]),
-    ("people", &["output"]),
+    ("output", &["exit"]),
+    ("people", &["output", "exit"]),
+    ("cleanup", &["exit"]),
+    ("outfile", &["cleanup"]),
     ("hlo", &[]),
     ("npy", &[]),
     ("report", &["hlo"]),
     ("render", &["format", "hlo", "report"]),
     ("machine", &["format", "output", "people"]),
-    ("scan", &["output", "people", "hlo", "report", "render"]),
+    (
+        "scan",
+        &["output", "people", "hlo", "report", "render", "exit"],
+    ),
     ("explain", &["format", "output", "people", "machine"]),
     (
         "draw",
-        &["format", "output", "people", "machine", "explain"],
+        &[
+            "format", "output", "people", "machine", "explain", "outfile",
+        ],
     ),
-    ("relayout", &["format", "output", "people", "npy"]),
+    (
+        "relayout",
+        &["format", "output", "people", "npy", "outfile", "exit"],
+    ),
     ("oom", &["output", "people"]),
 ];
