@@ -283,14 +283,14 @@ fn check_layers(src_dir: &Path, layers: &[&str], files: &[(PathBuf, String)]) ->
     }
     for u in &units {
         for name in crate_paths(&u.code) {
-            if let Some(l) = layers.iter().position(|x| *x == name) {
-                if l > u.layer {
-                    problems.push(format!(
-                        "{}: layer `{}` uses `crate::{name}`, a later layer",
-                        u.file.display(),
-                        layers[u.layer]
-                    ));
-                }
+            if let Some(l) = layers.iter().position(|x| *x == name)
+                && l > u.layer
+            {
+                problems.push(format!(
+                    "{}: layer `{}` uses `crate::{name}`, a later layer",
+                    u.file.display(),
+                    layers[u.layer]
+                ));
             }
         }
         for name in called_fns(&u.code) {
