@@ -76,7 +76,10 @@ fn xla_vectors() -> Option<String> {
     match std::fs::read_to_string(&path) {
         Ok(data) => Some(data),
         Err(_) if !root.join("Cargo.toml").exists() => {
-            eprintln!("skipped: {} is not here (not in the repository)", path.display());
+            eprintln!(
+                "skipped: {} is not here (not in the repository)",
+                path.display()
+            );
             None
         }
         Err(e) => panic!("{}: {e}", path.display()),
