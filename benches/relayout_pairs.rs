@@ -1,0 +1,271 @@
+//! Relayout speed on random layout pairs, not on pairs anyone tuned for.
+//!
+//! Pairs are drawn from fixed families (see `FAMILIES`) by a fixed seed:
+//! rank 2 to 4, 8 to 64 MiB, a random `minor_to_major` on each side, each
+//! side tiled or not with a tiling drawn for its element width. Every
+//! figure is a fraction of `copy_from_slice` over as many bytes as the
+//! destination has (every one of them is written; a padded source is not
+//! read whole), measured in the same round: each round times memcpy, then the relayout
+//! (and, with the `rayon` feature, a copy on every thread next to
+//! `par_run_bytes`), and the fraction is the ratio of the medians over the
+//! rounds. Warm: every buffer is written once before the first round.
+//!
+//! Run: `cargo bench --bench relayout_pairs` (add `--features simd`,
+//! `--features rayon` for the other columns). Settings, by environment:
+//! `RELAYOUT_SEED` (default 25), `RELAYOUT_COUNT` pairs (24),
+//! `RELAYOUT_ROUNDS` (5), `RELAYOUT_JSON=FILE` writes one JSON object per
+//! pair. The summary lines give the median, the slowest tenth (the 10th
+//! percentile) and the worst fraction.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use xla_layout::{parse_array, RelayoutPlan};
+
+/// SplitMix64: a few lines, and the same pairs on every machine.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n.max(1)
+    }
+
+    fn pick<'a, T>(&mut self, xs: &'a [T]) -> &'a T {
+        &xs[self.below(xs.len() as u64) as usize]
+    }
+}
+
+/// One family: element types of one width, the tilings drawn for it, and
+/// whether its untiled layouts are packed (`E(4)`).
+struct Family {
+    types: &'static [&'static str],
+    bits: u64,
+    tilings: &'static [&'static str],
+    packed: bool,
+}
+
+const FAMILIES: &[Family] = &[
+    Family {
+        types: &["f32", "s32", "u32"],
+        bits: 32,
+        tilings: &["T(8,128)", "T(4,128)", "T(2,128)", "T(128)"],
+        packed: false,
+    },
+    Family {
+        types: &["bf16", "f16", "s16"],
+        bits: 16,
+        tilings: &[
+            "T(8,128)(2,1)",
+            "T(16,128)(2,1)",
+            "T(4,128)(2,1)",
+            "T(8,128)",
+        ],
+        packed: false,
+    },
+    Family {
+        types: &["s8", "u8", "pred"],
+        bits: 8,
+        tilings: &["T(8,128)(4,1)", "T(32,128)(4,1)", "T(8,128)"],
+        packed: false,
+    },
+    Family {
+        types: &["f64", "s64"],
+        bits: 64,
+        tilings: &["T(8,128)", "T(4,128)"],
+        packed: false,
+    },
+    Family {
+        types: &["s4"],
+        bits: 4,
+        tilings: &["T(8,128)(2,1)", "T(8,128)(4,1)", "T(16,128)(2,1)"],
+        packed: true,
+    },
+];
+
+/// One random dimension size.
+fn dim(rng: &mut Rng) -> u64 {
+    match rng.below(10) {
+        0 => 1,
+        1..=4 => 1 << (1 + rng.below(10)),
+        5..=6 => 8 * (1 + rng.below(64)),
+        _ => 2 + rng.below(999),
+    }
+}
+
+/// A random `minor_to_major` of `rank` dimensions.
+fn order(rng: &mut Rng, rank: usize) -> Vec<usize> {
+    let mut o: Vec<usize> = (0..rank).collect();
+    for i in (1..rank).rev() {
+        o.swap(i, rng.below(i as u64 + 1) as usize);
+    }
+    o
+}
+
+fn layout(rng: &mut Rng, f: &Family, rank: usize) -> String {
+    let m2m: Vec<String> = order(rng, rank).iter().map(|d| d.to_string()).collect();
+    let tiled = rng.below(2) == 0;
+    let mut attrs = String::new();
+    if tiled {
+        attrs.push_str(*rng.pick(f.tilings));
+    }
+    if f.packed {
+        attrs.push_str("E(4)");
+    }
+    if attrs.is_empty() {
+        format!("{{{}}}", m2m.join(","))
+    } else {
+        format!("{{{}:{attrs}}}", m2m.join(","))
+    }
+}
+
+/// The pair number `i` of the run: source and destination layouts.
+fn pair(rng: &mut Rng) -> (String, String) {
+    let f = rng.pick(FAMILIES);
+    let ty = *rng.pick(f.types);
+    let rank = 2 + rng.below(3) as usize;
+    let mut dims: Vec<u64> = (0..rank).map(|_| dim(rng)).collect();
+    // Scale one dimension so the array takes 8 to 64 MiB (log-uniform).
+    let target_bits = (8u64 << 20) as f64 * 8f64.powf(rng.below(1000) as f64 / 1000.0) * 8.0;
+    let k = rng.below(rank as u64) as usize;
+    dims[k] = 1;
+    let rest: u64 = dims.iter().product::<u64>() * f.bits;
+    dims[k] = ((target_bits / rest as f64).round() as u64).max(1);
+    let shape = format!(
+        "{ty}[{}]",
+        dims.iter()
+            .map(|d| d.to_string())
+            .collect::<Vec<_>>()
+            .join(",")
+    );
+    let a = layout(rng, f, rank);
+    let mut b = layout(rng, f, rank);
+    while b == a {
+        b = layout(rng, f, rank);
+    }
+    (format!("{shape}{a}"), format!("{shape}{b}"))
+}
+
+fn env(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+fn median(xs: &mut [Duration]) -> Duration {
+    xs.sort_unstable();
+    xs[xs.len() / 2]
+}
+
+fn time(f: impl FnOnce()) -> Duration {
+    let t = Instant::now();
+    f();
+    t.elapsed()
+}
+
+/// The `p`-quantile of sorted `xs` (nearest rank).
+fn quantile(xs: &[f64], p: f64) -> f64 {
+    let i = ((xs.len() as f64 - 1.0) * p).round() as usize;
+    xs[i.min(xs.len() - 1)]
+}
+
+fn main() {
+    // `cargo bench` passes `--bench`; a filter argument names pairs by number.
+    let only: Vec<usize> = std::env::args()
+        .skip(1)
+        .filter_map(|a| a.parse().ok())
+        .collect();
+    let seed = env("RELAYOUT_SEED", 25);
+    let count = env("RELAYOUT_COUNT", 24) as usize;
+    let rounds = env("RELAYOUT_ROUNDS", 5).max(1) as usize;
+    let json = std::env::var("RELAYOUT_JSON").ok();
+    let mut rng = Rng(seed);
+    let pairs: Vec<(String, String)> = (0..count).map(|_| pair(&mut rng)).collect();
+    let mut one = Vec::new();
+    let mut many = Vec::new();
+    let mut lines = Vec::new();
+    let threaded = cfg!(feature = "rayon");
+    println!(
+        "relayout_pairs: seed {seed}, {count} pairs, {rounds} rounds, simd {}, rayon {}",
+        cfg!(feature = "simd"),
+        threaded
+    );
+    println!("{:>3} {:>7} {:>7}  pair", "#", "1 core", "threads");
+    for (i, (from, to)) in pairs.iter().enumerate() {
+        if !only.is_empty() && !only.contains(&i) {
+            continue;
+        }
+        let (a, b) = (parse_array(from).unwrap(), parse_array(to).unwrap());
+        let plan = RelayoutPlan::new(&a, &b).unwrap();
+        let src: Vec<u8> = (0..plan.source_bytes())
+            .map(|i| (i * 7 + 3) as u8)
+            .collect();
+        let mut dst = vec![0u8; plan.destination_bytes() as usize];
+        // memcpy's bytes: as many as the destination's.
+        let bytes: Vec<u8> = (0..dst.len()).map(|i| (i * 5 + 1) as u8).collect();
+        let mut copy = vec![1u8; dst.len()];
+        let (mut tm, mut tr, mut tmt, mut tt) = (vec![], vec![], vec![], vec![]);
+        // One untimed round first: pages mapped, caches warm.
+        for round in 0..=rounds {
+            let m = time(|| copy.copy_from_slice(black_box(&bytes)));
+            let r = time(|| plan.run_bytes(black_box(&src), &mut dst).unwrap());
+            #[cfg(feature = "rayon")]
+            let (mt, t) = {
+                use rayon::prelude::*;
+                let part = bytes.len().div_ceil(rayon::current_num_threads());
+                let mt = time(|| {
+                    copy.par_chunks_mut(part)
+                        .zip(black_box(&bytes).par_chunks(part))
+                        .for_each(|(d, s)| d.copy_from_slice(s))
+                });
+                let t = time(|| plan.par_run_bytes(black_box(&src), &mut dst).unwrap());
+                (mt, t)
+            };
+            #[cfg(not(feature = "rayon"))]
+            let (mt, t) = (m, r);
+            if round > 0 {
+                tm.push(m);
+                tr.push(r);
+                tmt.push(mt);
+                tt.push(t);
+            }
+        }
+        let f1 = median(&mut tm).as_secs_f64() / median(&mut tr).as_secs_f64();
+        let ft = median(&mut tmt).as_secs_f64() / median(&mut tt).as_secs_f64();
+        one.push(f1);
+        many.push(ft);
+        if threaded {
+            println!("{i:>3} {f1:>7.3} {ft:>7.3}  {from} -> {to}");
+        } else {
+            println!("{i:>3} {f1:>7.3} {:>7}  {from} -> {to}", "-");
+        }
+        lines.push(format!(
+            "{{\"pair\":{i},\"from\":\"{from}\",\"to\":\"{to}\",\"bytes\":{},\"one\":{f1:.4},\"threads\":{}}}",
+            dst.len(),
+            if threaded { format!("{ft:.4}") } else { "null".into() }
+        ));
+    }
+    for (name, xs) in [("1 core", &mut one), ("threads", &mut many)] {
+        if name == "threads" && !threaded || xs.is_empty() {
+            continue;
+        }
+        xs.sort_by(f64::total_cmp);
+        println!(
+            "{name}: median {:.3}, slowest tenth {:.3}, worst {:.3} (fractions of memcpy)",
+            quantile(xs, 0.5),
+            quantile(xs, 0.1),
+            xs[0]
+        );
+    }
+    if let Some(path) = json {
+        std::fs::write(path, lines.join("\n") + "\n").unwrap();
+    }
+}
