@@ -114,7 +114,8 @@ fn layout(rng: &mut Rng, f: &Family, rank: usize) -> String {
     let tiled = rng.below(2) == 0;
     let mut attrs = String::new();
     if tiled {
-        attrs.push_str(*rng.pick(f.tilings));
+        let tiling: &&str = rng.pick(f.tilings);
+        attrs.push_str(tiling);
     }
     if f.packed {
         attrs.push_str("E(4)");
