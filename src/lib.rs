@@ -1,8 +1,12 @@
-// The crate documentation is the repository's README (below); the
-// reference pages under `docs/` run as doctests (see the end of this file).
+// The crate documentation is the repository's README (below); the guides
+// under `docs/` (and the changelog) are the `guide` module's pages. The
+// Rust examples of both run as doctests.
 #![doc = include_str!("../README.md")]
 #![no_std]
 #![forbid(unsafe_code)]
+// docs.rs builds with `--cfg docsrs` on nightly: feature-gated items say
+// which feature they need.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub use layout_core::*;
 
@@ -95,25 +99,31 @@ macro_rules! layout {
     };
 }
 
-/// The Rust examples of `docs/grammar.md`, run as doctests.
-#[cfg(doctest)]
-#[doc = include_str!("../docs/grammar.md")]
-pub struct GrammarDoctests;
-
-/// The Rust examples of `docs/rules.md`, run as doctests.
-#[cfg(doctest)]
-#[doc = include_str!("../docs/rules.md")]
-pub struct RulesDoctests;
-
-/// The examples of `docs/relayout.md`, run as doctests.
-#[cfg(doctest)]
-#[doc = include_str!("../docs/relayout.md")]
-pub struct RelayoutDoctests;
-
-/// The worked numbers of `docs/tiling.md`, run as doctests.
-#[cfg(doctest)]
-#[doc = include_str!("../docs/tiling.md")]
-pub struct TilingDoctests;
+#[doc = include_str!("../docs/README.md")]
+pub mod guide {
+    #[doc = include_str!("../docs/grammar.md")]
+    pub mod grammar {}
+    #[doc = include_str!("../docs/rules.md")]
+    pub mod rules {}
+    #[doc = include_str!("../docs/tiling.md")]
+    pub mod tiling {}
+    #[doc = include_str!("../docs/relayout.md")]
+    pub mod relayout {}
+    #[doc = include_str!("../docs/cli.md")]
+    pub mod cli {}
+    #[doc = include_str!("../docs/performance.md")]
+    pub mod performance {}
+    #[doc = include_str!("../docs/decisions.md")]
+    pub mod decisions {}
+    #[doc = include_str!("../docs/architecture.md")]
+    pub mod architecture {}
+    #[doc = include_str!("../docs/reliability.md")]
+    pub mod reliability {}
+    // Keep a Changelog's `[Unreleased]` heading is text, not a Rust path.
+    #[allow(rustdoc::broken_intra_doc_links)]
+    #[doc = include_str!("../CHANGELOG.md")]
+    pub mod changelog {}
+}
 
 #[cfg(test)]
 mod tests {

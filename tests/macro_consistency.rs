@@ -136,14 +136,14 @@ fn check<const R: usize>(
             assert!(!expr.has_digit_tables(), "{ctx}: from_shape refused digits");
         }
     }
-    if padding.is_none() {
-        if let Ok(parsed) = StaticLayout::<R>::parse(text) {
-            assert_eq!(
-                parsed,
-                StaticLayout::<R>::from_shape(&shape, parsed.text()).unwrap(),
-                "{ctx}: StaticLayout::parse"
-            );
-        }
+    if padding.is_none()
+        && let Ok(parsed) = StaticLayout::<R>::parse(text)
+    {
+        assert_eq!(
+            parsed,
+            StaticLayout::<R>::from_shape(&shape, parsed.text()).unwrap(),
+            "{ctx}: StaticLayout::parse"
+        );
     }
     // Memory order: every index once, offsets ascending, as the inverse says.
     let mut last = None;

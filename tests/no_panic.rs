@@ -203,11 +203,10 @@ proptest! {
     ) {
         let Ok(raw) = UncheckedArray::new(ty, &dims) else { return Ok(()); };
         let mut raw = raw.with_layout(layout);
-        if let Some(p) = &padded {
-            if let Ok(r) = raw.with_legacy_padding(p, PaddingValue::Zero) {
+        if let Some(p) = &padded
+            && let Ok(r) = raw.with_legacy_padding(p, PaddingValue::Zero) {
                 raw = r;
             }
-        }
         let _ = (raw.to_string(), format!("{raw:?}"), raw.dims(), raw.unbounded_count());
         let all = validate_all(&raw);
         let first = validate(&raw);
@@ -300,11 +299,10 @@ proptest! {
             b.text()
         };
         let mut sb = parse_array(&b_text).unwrap();
-        if let Some(p) = &padded {
-            if let Ok(x) = sb.with_legacy_padding(p, PaddingValue::Highest) {
+        if let Some(p) = &padded
+            && let Ok(x) = sb.with_legacy_padding(p, PaddingValue::Highest) {
                 sb = x;
             }
-        }
         let Ok(plan) = RelayoutPlan::new(&sa, &sb) else { return Ok(()) };
         let _ = (plan.is_blocked(), format!("{plan:?}"));
         let len = |n: u64, d: i64| (n as i64 + d).clamp(0, 1 << 16) as usize;

@@ -1,5 +1,5 @@
 //! Parity with XLA: thousands of shape strings with XLA's own verdict and
-//! canonical print (from `../shared/tools/xla_oracle.py`), adjusted by
+//! canonical print (from `tools/xla_oracle.py`), adjusted by
 //! docs/decisions.md; see `tests/data/README.md`. Every string must get the same
 //! verdict and a byte-identical canonical form.
 

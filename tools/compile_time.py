@@ -82,9 +82,12 @@ def log(msg: str) -> None:
     print(msg, file=sys.stderr, flush=True)
 
 
-def run(cmd: list[str], cwd: Path, env: dict[str, str], stdin: str | None = None) -> str:
+def run(
+    cmd: list[str], cwd: Path, env: dict[str, str], stdin: str | None = None, ok: tuple[int, ...] = (0,)
+) -> str:
+    """stdout of `cmd`; any exit status outside `ok` ends the script."""
     p = subprocess.run(cmd, cwd=cwd, env=env, input=stdin, capture_output=True, text=True)
-    if p.returncode != 0:
+    if p.returncode not in ok:
         sys.exit(f"command failed ({p.returncode}): {' '.join(cmd)}\n{p.stderr[-4000:]}")
     return p.stdout
 
@@ -134,12 +137,17 @@ def shapes(count: int, seed: int, env: dict[str, str]) -> list[tuple[str, list[i
     seen: set[str] = set()
     while len(out) < count:
         batch = [candidate(rng) for _ in range(2 * count)]
+        # `layout check` exits 1 when any line fails, which most batches
+        # have: the JSON lines say which.
         lines = run(
             ["cargo", "run", "-q", "-p", "xla-layout-cli", "--", "check"],
             ROOT,
             env,
             stdin="".join(t + "\n" for t, _ in batch),
+            ok=(0, 1),
         ).splitlines()
+        if len(lines) != len(batch):
+            sys.exit(f"layout check printed {len(lines)} lines for {len(batch)} shapes")
         for (text, dims), line in zip(batch, lines):
             r = json.loads(line)
             if r["ok"] and r["canonical"] not in seen and len(out) < count:

@@ -362,21 +362,32 @@ fn check<const R: usize>(
             assert!(!expr.has_digit_tables(), "{ctx}: from_shape refused digits");
         }
     }
-    if padding.is_none() {
-        if let Ok(parsed) = StaticLayout::<R>::parse(text) {
-            assert_eq!(parsed, StaticLayout::<R>::from_shape(&shape, parsed.text()).unwrap(), "{ctx}: StaticLayout::parse");
-        }
+    if padding.is_none()
+        && let Ok(parsed) = StaticLayout::<R>::parse(text)
+    {
+        assert_eq!(
+            parsed,
+            StaticLayout::<R>::from_shape(&shape, parsed.text()).unwrap(),
+            "{ctx}: StaticLayout::parse"
+        );
     }
     // Memory order: every index once, offsets ascending, as the inverse says.
     let mut last = None;
     let mut count = 0usize;
     for (i, o) in expr.memory_order() {
-        assert!(last.is_none_or(|l| o > l), "{ctx}: memory order ascends at {o}");
+        assert!(
+            last.is_none_or(|l| o > l),
+            "{ctx}: memory order ascends at {o}"
+        );
         assert_eq!(expr.offset(i), o, "{ctx}: memory order offset of {i:?}");
         last = Some(o);
         count += 1;
     }
-    assert_eq!(count as u64, shape.element_count().unwrap(), "{ctx}: memory order count");
+    assert_eq!(
+        count as u64,
+        shape.element_count().unwrap(),
+        "{ctx}: memory order count"
+    );
 
     // Scalars.
     let limits: [usize; R] =

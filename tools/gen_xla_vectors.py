@@ -12,15 +12,15 @@ Stdlib only, deterministic (fixed seed). Steps:
 
 Usage (from the repository root; the Python running this needs jax + jaxlib only
 if the oracle has to be run):
-  python tools/gen_xla_vectors.py [--oracle ../shared/tools/xla_oracle.py]
+  python tools/gen_xla_vectors.py [--oracle tools/xla_oracle.py]
                                   [--out tests/data/xla_vectors.jsonl]
                                   [--cache tests/data/xla_vectors.jsonl]
                                   [--oracle-python PYTHON]
   python tools/gen_xla_vectors.py --list-inputs      # just print the inputs
 --cache reuses the xla_* fields of an earlier output (or raw oracle lines), so the
 expectations can be recomputed without jax; only missing inputs go to the oracle.
-The oracle script is a maintainer tool kept outside this repository (the default
-path is beside the repository); it is optional, see tests/data/README.md.
+The oracle script is tools/xla_oracle.py (it needs jax); it is optional, see
+tests/data/README.md.
 """
 import argparse
 import json
@@ -1529,7 +1529,7 @@ def main():
     here = os.path.dirname(os.path.abspath(__file__))
     repo = os.path.dirname(here)
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--oracle", default=os.path.join(repo, "..", "shared", "tools", "xla_oracle.py"))
+    ap.add_argument("--oracle", default=os.path.join(here, "xla_oracle.py"))
     ap.add_argument("--oracle-python", default=sys.executable)
     ap.add_argument("--out", default=os.path.join(repo, "tests", "data", "xla_vectors.jsonl"))
     ap.add_argument("--cache", default=None, help="earlier output or raw oracle JSONL to reuse")

@@ -848,25 +848,12 @@ def generate(seed, count):
 # ---------------------------------------------------------------------------
 # running the oracle and `layout check`
 # ---------------------------------------------------------------------------
-# Runs the oracle script with its HLO template changed so that the shape's line
-# ends before "parameter(0)": a '//' comment in the input then ends at that
-# newline, as in XLA's own ParseShape, instead of swallowing "parameter(0)".
-NEWLINE_STUB = r"""
-import importlib.util, sys
-spec = importlib.util.spec_from_file_location("xla_oracle", sys.argv[1])
-mod = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(mod)
-old = "ROOT p = %s parameter(0)"
-assert old in mod.WORKER, "oracle template changed"
-mod.WORKER = mod.WORKER.replace(old, "ROOT p = %s\\n parameter(0)")
-sys.argv = sys.argv[:1]
-mod.main()
-"""
-
-
 def run_oracle(python, oracle, inputs, jobs, log, newline=False):
     env = dict(os.environ, PYTHONIOENCODING="utf-8")
-    cmd = [python, "-c", NEWLINE_STUB, oracle] if newline else [python, oracle]
+    # `--newline`: the shape's line ends before "parameter(0)", so a '//'
+    # comment in the input ends at that newline, as in XLA's own ParseShape,
+    # instead of swallowing "parameter(0)".
+    cmd = [python, oracle, "--newline"] if newline else [python, oracle]
     shards = [inputs[k::jobs] for k in range(jobs)]
     procs = []
     for k, sh in enumerate(shards):
@@ -927,8 +914,8 @@ def main():
     ap.add_argument("--seed", type=int, required=True)
     ap.add_argument("--count", type=int, default=30000)
     ap.add_argument("--out-dir", required=True)
-    ap.add_argument("--oracle", default=os.path.join("..", "shared", "tools", "xla_oracle.py"),
-                    help="relative to the repository root; a maintainer tool outside this repository")
+    ap.add_argument("--oracle", default=os.path.join("tools", "xla_oracle.py"),
+                    help="relative to the repository root")
     ap.add_argument("--oracle-python", default=sys.executable)
     ap.add_argument("--binary", default=os.path.join("target", "release", "layout"),
                     help="relative to the repository root")

@@ -7,14 +7,16 @@
 # kept: the dump lives in a temporary directory removed on exit.
 #
 # Usage: tools/scan_bench.sh [MEGABYTES]   (default 100)
-# Needs: cargo, python3.
+# Needs: cargo, python3. LAYOUT_PROFILE=dev times the debug build instead
+# (`.ci/run`'s smoke run: `LAYOUT_PROFILE=dev tools/scan_bench.sh 1`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mb=${1:-100}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-cargo build --release -q -p xla-layout-cli
+profile=${LAYOUT_PROFILE:-release}
+cargo build --profile "$profile" -q -p xla-layout-cli
 python3 - "$tmp/dump.hlo" "$mb" tests/data/hlo/*.hlo <<'PY'
 import re, sys
 out, mb, paths = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
@@ -35,7 +37,10 @@ with open(out, "wb") as f:
         copy += 1
 PY
 echo "synthetic dump: $(wc -c < "$tmp/dump.hlo") bytes"
-bin=target/release/layout
+# The binary, wherever CARGO_TARGET_DIR puts it (`dev` builds go to debug/).
+target=$(cargo metadata -q --format-version 1 --no-deps |
+    python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
+bin=$target/$([ "$profile" = dev ] && echo debug || echo "$profile")/layout
 for mode in table json; do
     args=(scan)
     if [ "$mode" = json ]; then args+=(--json); fi

@@ -27,7 +27,8 @@
 //! reach the index math:
 //!
 //! ```compile_fail
-//! let raw = layout_core::parse_array_unvalidated("f32[3,5]{1,0:T(0,2)}").unwrap();
+//! # use layout_core as xla_layout;
+//! let raw = xla_layout::parse_array_unvalidated("f32[3,5]{1,0:T(0,2)}").unwrap();
 //! let _ = raw.offset(&[0, 0]); // no such method: validate first
 //! ```
 //!
@@ -35,7 +36,8 @@
 //! `const` item:
 //!
 //! ```
-//! use layout_core::{parse_array, ArrayShape};
+//! # use layout_core as xla_layout;
+//! use xla_layout::{parse_array, ArrayShape};
 //! const FIG1: ArrayShape = match parse_array("f32[3,5]{1,0:T(2,2)}") {
 //!     Ok(s) => s,
 //!     Err(_) => panic!("invalid layout"),
@@ -51,8 +53,9 @@
 //! the numbers involved:
 //!
 //! ```
-//! let err = layout_core::parse("f32[2,3]{1,0:T(2,*)}").unwrap_err();
-//! assert_eq!(err.kind(), layout_core::ErrorKind::TrailingCombine);
+//! # use layout_core as xla_layout;
+//! let err = xla_layout::parse("f32[2,3]{1,0:T(2,*)}").unwrap_err();
+//! assert_eq!(err.kind(), xla_layout::ErrorKind::TrailingCombine);
 //! assert_eq!(err.span().range(), 17..18);
 //! ```
 //!
@@ -66,6 +69,9 @@
 //! panic. Tuples have no element limit: they are views over the text.
 #![no_std]
 #![forbid(unsafe_code)]
+// docs.rs builds with `--cfg docsrs` on nightly: feature-gated items say
+// which feature they need.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
 
 mod base;
@@ -75,7 +81,7 @@ mod plan;
 mod rules;
 mod text;
 
-pub use base::element::{ElementType, ALL_ELEMENT_TYPES};
+pub use base::element::{tag, ElementTag, ElementType, ALL_ELEMENT_TYPES};
 pub use base::error::{
     Capacity, Error, ErrorDetail, ErrorKind, NoDigitTables, PackedRead, RelayoutMismatch, Span,
     SparseAttribute, ViewMismatch,
@@ -91,9 +97,7 @@ pub use math::grid::{GridCell, LayoutGrid, PADDING_MARK};
 pub use math::iter::compare_indices;
 pub use math::packed::{PackedElement, PackedNatural, PackedView, PackedViewMut};
 pub use math::relayout::{relayout, relayout_bytes, RelayoutPlan};
-pub use math::view::{
-    Element, ElementTag, LogicalIndices, NaturalElement, TypedLayout, View, ViewMut,
-};
+pub use math::view::{Element, LogicalIndices, NaturalElement, TypedLayout, View, ViewMut};
 pub use model::array::{ArrayShape, UncheckedArray};
 pub use model::dim::{Dim, LegacyPadding, PaddingValue, Tile, TileDim};
 pub use model::index::{Index, PhysicalShape};

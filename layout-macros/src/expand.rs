@@ -179,13 +179,15 @@ fn typed_impl(krate: &TokenStream, item: &Item, v: Option<&Valid>) -> TokenStrea
     let allow_deprecated = allow_deprecated(&item.attrs);
     let value = Literal::u32_unsuffixed(v.shape.element_type().xla_enum_value());
     let ty = v.shape.element_type().name();
+    // `layout_core::tag::<name>`: every element type's name is an identifier.
+    let tag = format_ident!("{ty}");
     let doc = format!("The element type `{ty}` (XLA `PrimitiveType` {value}).");
     quote! {
         #(#gates)*
         #allow_deprecated
         impl #krate::TypedLayout for #name {
             #[doc = #doc]
-            type Tag = #krate::ElementTag<#value>;
+            type Tag = #krate::tag::#tag;
         }
     }
 }

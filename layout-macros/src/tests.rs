@@ -66,11 +66,33 @@ fn string_literal_errors_name_the_spot() {
     );
 }
 
+/// The workspace's `tests/data/xla_vectors.jsonl`, read when the test runs:
+/// it is test data of the repository, not part of this package, so a
+/// packaged copy of the crate (no workspace above it) skips the tests that
+/// use it, and in the repository a missing file fails them.
+fn xla_vectors() -> Option<String> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let path = root.join("tests/data/xla_vectors.jsonl");
+    match std::fs::read_to_string(&path) {
+        Ok(data) => Some(data),
+        Err(_) if !root.join("Cargo.toml").exists() => {
+            eprintln!(
+                "skipped: {} is not here (not in the repository)",
+                path.display()
+            );
+            None
+        }
+        Err(e) => panic!("{}: {e}", path.display()),
+    }
+}
+
 /// Every rejected string, as a string literal: the message quotes the part
 /// of the literal it is about (or says it is at the end, or everywhere).
 #[test]
 fn every_literal_error_names_its_spot() {
-    let data = include_str!("../../tests/data/xla_vectors.jsonl");
+    let Some(data) = xla_vectors() else {
+        return;
+    };
     let mut checked = 0;
     for line in data.lines() {
         let v: serde_json::Value = serde_json::from_str(line).expect("JSON line");
@@ -596,7 +618,9 @@ fn pretty_keeps_every_token() {
 /// expansion must be a compile error (never a panic, never silent success).
 #[test]
 fn every_rejected_vector_is_a_compile_error() {
-    let data = include_str!("../../tests/data/xla_vectors.jsonl");
+    let Some(data) = xla_vectors() else {
+        return;
+    };
     let mut checked = 0;
     for line in data.lines() {
         let v: serde_json::Value = serde_json::from_str(line).expect("JSON line");

@@ -5,11 +5,41 @@ use crate::base::konst::bytes_eq;
 /// The one table of element types: variant, printed name, XLA enum value,
 /// bit width, description. Everything else about a type derives from it.
 macro_rules! element_types {
-    ($($variant:ident $name:literal $value:literal $bits:literal $doc:literal;)*) => {
+    ($($variant:ident $tag:ident $name:literal $value:literal $bits:literal $doc:literal;)*) => {
+        /// Element types as types: one zero-sized type per [`ElementType`],
+        /// named as XLA writes it (`tag::bf16`, `tag::s4`, ...). An item type
+        /// of `layout!` names its element type through
+        /// [`TypedLayout::Tag`](crate::TypedLayout::Tag), so that typed views
+        /// check the Rust type at compile time, and compile errors name the
+        /// element type. Not meant for a glob import: `f32` and the others
+        /// would shadow the primitive types.
+        ///
+        /// ```
+        /// # use layout_core as xla_layout;
+        /// use xla_layout::{tag, ElementTag, ElementType, NaturalElement};
+        /// assert_eq!(<tag::bf16 as ElementTag>::ELEMENT_TYPE, ElementType::Bf16);
+        /// let x: <tag::f32 as NaturalElement>::Type = 1.5f32;
+        /// assert_eq!(x, 1.5);
+        /// ```
+        pub mod tag {
+            use super::{ElementTag, ElementType};
+            $(
+                #[doc = $doc]
+                #[allow(non_camel_case_types)]
+                #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+                pub struct $tag;
+
+                impl ElementTag for $tag {
+                    const ELEMENT_TYPE: ElementType = ElementType::$variant;
+                }
+            )*
+        }
+
         /// An XLA element type, as written in shape text (`f32`, `bf16`, `s4`, ...).
         ///
         /// ```
-        /// use layout_core::ElementType;
+        /// # use layout_core as xla_layout;
+        /// use xla_layout::ElementType;
         /// let t = ElementType::from_name("bf16").unwrap();
         /// assert_eq!(t.bit_width(), 16);
         /// assert_eq!(t.byte_width(), 2);
@@ -25,7 +55,8 @@ macro_rules! element_types {
         /// Every element type, in the order of [`ElementType`]'s variants.
         ///
         /// ```
-        /// use layout_core::{ElementType, ALL_ELEMENT_TYPES};
+        /// # use layout_core as xla_layout;
+        /// use xla_layout::{ElementType, ALL_ELEMENT_TYPES};
         /// assert_eq!(ALL_ELEMENT_TYPES.len(), 32);
         /// assert_eq!(ALL_ELEMENT_TYPES[0], ElementType::Pred);
         /// let floats = ALL_ELEMENT_TYPES.iter().filter(|t| t.is_float()).count();
@@ -38,7 +69,8 @@ macro_rules! element_types {
             /// for XLA's `OPAQUE_TYPE`).
             ///
             /// ```
-            /// use layout_core::ElementType;
+            /// # use layout_core as xla_layout;
+            /// use xla_layout::ElementType;
             /// assert_eq!(ElementType::F8e4m3fn.name(), "f8e4m3fn");
             /// assert_eq!(ElementType::Opaque.name(), "opaque");
             /// ```
@@ -51,7 +83,8 @@ macro_rules! element_types {
             /// XLA's `PrimitiveType` enum value (`F32` is 11, `BF16` is 16, ...).
             ///
             /// ```
-            /// use layout_core::ElementType;
+            /// # use layout_core as xla_layout;
+            /// use xla_layout::ElementType;
             /// assert_eq!(ElementType::F32.xla_enum_value(), 11);
             /// assert_eq!(ElementType::Bf16.xla_enum_value(), 16);
             /// assert_eq!(ElementType::S4.xla_enum_value(), 21);
@@ -65,7 +98,8 @@ macro_rules! element_types {
             /// Bits of one value (`pred` is 1; `token` and `opaque` are 0).
             ///
             /// ```
-            /// use layout_core::ElementType;
+            /// # use layout_core as xla_layout;
+            /// use xla_layout::ElementType;
             /// assert_eq!(ElementType::Pred.bit_width(), 1);
             /// assert_eq!(ElementType::F4e2m1fn.bit_width(), 4);
             /// assert_eq!(ElementType::C128.bit_width(), 128);
@@ -80,39 +114,48 @@ macro_rules! element_types {
     };
 }
 
+/// An element type at the type level: the types of [`tag`] implement it.
+/// Where the element type has a natural Rust type, the tag also implements
+/// [`NaturalElement`](crate::NaturalElement), and [`View::typed`](crate::View::typed)
+/// then accepts only that Rust type, at compile time.
+pub trait ElementTag: Copy + 'static {
+    /// The element type the tag names.
+    const ELEMENT_TYPE: ElementType;
+}
+
 element_types! {
-    Pred "pred" 1 1 "`pred`: a boolean, one bit wide but stored in a byte.";
-    S1 "s1" 30 1 "`s1`: 1-bit signed integer.";
-    S2 "s2" 26 2 "`s2`: 2-bit signed integer.";
-    S4 "s4" 21 4 "`s4`: 4-bit signed integer.";
-    S8 "s8" 2 8 "`s8`: 8-bit signed integer.";
-    S16 "s16" 3 16 "`s16`: 16-bit signed integer.";
-    S32 "s32" 4 32 "`s32`: 32-bit signed integer.";
-    S64 "s64" 5 64 "`s64`: 64-bit signed integer.";
-    U1 "u1" 31 1 "`u1`: 1-bit unsigned integer.";
-    U2 "u2" 27 2 "`u2`: 2-bit unsigned integer.";
-    U4 "u4" 22 4 "`u4`: 4-bit unsigned integer.";
-    U8 "u8" 6 8 "`u8`: 8-bit unsigned integer.";
-    U16 "u16" 7 16 "`u16`: 16-bit unsigned integer.";
-    U32 "u32" 8 32 "`u32`: 32-bit unsigned integer.";
-    U64 "u64" 9 64 "`u64`: 64-bit unsigned integer.";
-    F16 "f16" 10 16 "`f16`: IEEE half precision.";
-    Bf16 "bf16" 16 16 "`bf16`: bfloat16.";
-    F32 "f32" 11 32 "`f32`: IEEE single precision.";
-    F64 "f64" 12 64 "`f64`: IEEE double precision.";
-    F8e5m2 "f8e5m2" 19 8 "`f8e5m2`.";
-    F8e4m3 "f8e4m3" 28 8 "`f8e4m3`.";
-    F8e4m3fn "f8e4m3fn" 20 8 "`f8e4m3fn`.";
-    F8e4m3b11fnuz "f8e4m3b11fnuz" 23 8 "`f8e4m3b11fnuz`.";
-    F8e3m4 "f8e3m4" 29 8 "`f8e3m4`.";
-    F8e5m2fnuz "f8e5m2fnuz" 24 8 "`f8e5m2fnuz`.";
-    F8e4m3fnuz "f8e4m3fnuz" 25 8 "`f8e4m3fnuz`.";
-    F8e8m0fnu "f8e8m0fnu" 33 8 "`f8e8m0fnu` (MX scale type).";
-    F4e2m1fn "f4e2m1fn" 32 4 "`f4e2m1fn` (MX, 4 bits).";
-    C64 "c64" 15 64 "`c64`: complex of two `f32`.";
-    C128 "c128" 18 128 "`c128`: complex of two `f64`.";
-    Token "token" 17 0 "`token`: an ordering token, written `token[]`.";
-    Opaque "opaque" 14 0 "`opaque`: an opaque handle, written `opaque[]`.";
+    Pred pred "pred" 1 1 "`pred`: a boolean, one bit wide but stored in a byte.";
+    S1 s1 "s1" 30 1 "`s1`: 1-bit signed integer.";
+    S2 s2 "s2" 26 2 "`s2`: 2-bit signed integer.";
+    S4 s4 "s4" 21 4 "`s4`: 4-bit signed integer.";
+    S8 s8 "s8" 2 8 "`s8`: 8-bit signed integer.";
+    S16 s16 "s16" 3 16 "`s16`: 16-bit signed integer.";
+    S32 s32 "s32" 4 32 "`s32`: 32-bit signed integer.";
+    S64 s64 "s64" 5 64 "`s64`: 64-bit signed integer.";
+    U1 u1 "u1" 31 1 "`u1`: 1-bit unsigned integer.";
+    U2 u2 "u2" 27 2 "`u2`: 2-bit unsigned integer.";
+    U4 u4 "u4" 22 4 "`u4`: 4-bit unsigned integer.";
+    U8 u8 "u8" 6 8 "`u8`: 8-bit unsigned integer.";
+    U16 u16 "u16" 7 16 "`u16`: 16-bit unsigned integer.";
+    U32 u32 "u32" 8 32 "`u32`: 32-bit unsigned integer.";
+    U64 u64 "u64" 9 64 "`u64`: 64-bit unsigned integer.";
+    F16 f16 "f16" 10 16 "`f16`: IEEE half precision.";
+    Bf16 bf16 "bf16" 16 16 "`bf16`: bfloat16.";
+    F32 f32 "f32" 11 32 "`f32`: IEEE single precision.";
+    F64 f64 "f64" 12 64 "`f64`: IEEE double precision.";
+    F8e5m2 f8e5m2 "f8e5m2" 19 8 "`f8e5m2`.";
+    F8e4m3 f8e4m3 "f8e4m3" 28 8 "`f8e4m3`.";
+    F8e4m3fn f8e4m3fn "f8e4m3fn" 20 8 "`f8e4m3fn`.";
+    F8e4m3b11fnuz f8e4m3b11fnuz "f8e4m3b11fnuz" 23 8 "`f8e4m3b11fnuz`.";
+    F8e3m4 f8e3m4 "f8e3m4" 29 8 "`f8e3m4`.";
+    F8e5m2fnuz f8e5m2fnuz "f8e5m2fnuz" 24 8 "`f8e5m2fnuz`.";
+    F8e4m3fnuz f8e4m3fnuz "f8e4m3fnuz" 25 8 "`f8e4m3fnuz`.";
+    F8e8m0fnu f8e8m0fnu "f8e8m0fnu" 33 8 "`f8e8m0fnu` (MX scale type).";
+    F4e2m1fn f4e2m1fn "f4e2m1fn" 32 4 "`f4e2m1fn` (MX, 4 bits).";
+    C64 c64 "c64" 15 64 "`c64`: complex of two `f32`.";
+    C128 c128 "c128" 18 128 "`c128`: complex of two `f64`.";
+    Token token "token" 17 0 "`token`: an ordering token, written `token[]`.";
+    Opaque opaque "opaque" 14 0 "`opaque`: an opaque handle, written `opaque[]`.";
 }
 
 impl ElementType {
@@ -120,7 +163,8 @@ impl ElementType {
     /// XLA; `tuple` and `buffer` are not element types in text.
     ///
     /// ```
-    /// use layout_core::ElementType;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::ElementType;
     /// assert_eq!(ElementType::from_name("f8e4m3fn"), Some(ElementType::F8e4m3fn));
     /// assert_eq!(ElementType::from_name("F32"), None);
     /// ```
@@ -133,7 +177,8 @@ impl ElementType {
     /// element types here (`TUPLE` is 13, `PRIMITIVE_TYPE_INVALID` is 0).
     ///
     /// ```
-    /// use layout_core::ElementType;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::ElementType;
     /// assert_eq!(ElementType::from_xla_enum_value(11), Some(ElementType::F32));
     /// assert_eq!(ElementType::from_xla_enum_value(ElementType::S4.xla_enum_value()), Some(ElementType::S4));
     /// assert_eq!(ElementType::from_xla_enum_value(13), None);
@@ -169,7 +214,8 @@ impl ElementType {
     /// `None` when nothing is close or two types are equally close.
     ///
     /// ```
-    /// use layout_core::ElementType;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::ElementType;
     /// assert_eq!(ElementType::closest("f33"), Some(ElementType::F32));
     /// assert_eq!(ElementType::closest("BF16"), Some(ElementType::Bf16));
     /// assert_eq!(ElementType::closest("bfloat16"), Some(ElementType::Bf16));
@@ -219,7 +265,8 @@ impl ElementType {
     /// the sub-byte types take one byte each unless packed with `E(n)`).
     ///
     /// ```
-    /// use layout_core::ElementType;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::ElementType;
     /// assert_eq!(ElementType::Pred.byte_width(), 1);
     /// assert_eq!(ElementType::S4.byte_width(), 1);
     /// assert_eq!(ElementType::Bf16.byte_width(), 2);
@@ -232,7 +279,8 @@ impl ElementType {
     /// `true` for array element types (everything but `token` and `opaque`).
     ///
     /// ```
-    /// use layout_core::ElementType;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::ElementType;
     /// assert!(ElementType::Pred.is_array());
     /// assert!(!ElementType::Token.is_array());
     /// ```
@@ -244,7 +292,8 @@ impl ElementType {
     /// are the types `E(n)` packing is meant for.
     ///
     /// ```
-    /// use layout_core::ElementType;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::ElementType;
     /// assert!(ElementType::S4.is_sub_byte());
     /// assert!(ElementType::F4e2m1fn.is_sub_byte());
     /// assert!(!ElementType::Pred.is_sub_byte()); // one bit, but not packed
@@ -260,7 +309,8 @@ impl ElementType {
     /// are none of them:
     ///
     /// ```
-    /// use layout_core::ElementType;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::ElementType;
     /// let kinds = |t: ElementType| {
     ///     [t.is_unsigned_integer(), t.is_signed_integer(), t.is_float(), t.is_complex()]
     /// };
@@ -278,7 +328,8 @@ impl ElementType {
     /// `true` for `s1`..`s64`.
     ///
     /// ```
-    /// use layout_core::ElementType;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::ElementType;
     /// assert!(ElementType::S1.is_signed_integer());
     /// assert!(!ElementType::U32.is_signed_integer());
     /// ```
@@ -290,7 +341,8 @@ impl ElementType {
     /// `true` for the real floating-point types (f16, bf16, f32, f64, fp8, fp4).
     ///
     /// ```
-    /// use layout_core::ElementType;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::ElementType;
     /// assert!(ElementType::Bf16.is_float());
     /// assert!(ElementType::F8e8m0fnu.is_float());
     /// assert!(!ElementType::C64.is_float()); // complex, see `is_complex`
@@ -317,7 +369,8 @@ impl ElementType {
     /// `true` for `c64` and `c128`.
     ///
     /// ```
-    /// use layout_core::ElementType;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::ElementType;
     /// assert!(ElementType::C128.is_complex());
     /// assert!(!ElementType::F64.is_complex());
     /// ```

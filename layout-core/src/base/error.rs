@@ -11,7 +11,8 @@ pub use crate::base::subkinds::{
 /// A byte range `start..end` in the parsed text.
 ///
 /// ```
-/// use layout_core::parse;
+/// # use layout_core as xla_layout;
+/// use xla_layout::parse;
 /// let text = "f32[2]{0:S(200)}";
 /// let span = parse(text).unwrap_err().span();
 /// assert_eq!((span.start, span.end), (9, 15));
@@ -29,7 +30,8 @@ impl Span {
     /// The empty span used for values that were not parsed from text.
     ///
     /// ```
-    /// use layout_core::{parse_array, Span};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array, Span};
     /// let s = parse_array("f32[2,3]").unwrap();
     /// let err = s.offset(&[2, 0]).unwrap_err(); // an index, not text
     /// assert_eq!(err.span(), Span::NONE);
@@ -40,7 +42,8 @@ impl Span {
     /// A span from `start` to `end` (byte offsets).
     ///
     /// ```
-    /// use layout_core::Span;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::Span;
     /// assert_eq!(Span::new(4, 9), Span { start: 4, end: 9 });
     /// ```
     pub const fn new(start: usize, end: usize) -> Span {
@@ -53,7 +56,8 @@ impl Span {
     /// The smallest span covering both.
     ///
     /// ```
-    /// use layout_core::Span;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::Span;
     /// assert_eq!(Span::new(9, 15).join(Span::new(4, 6)), Span::new(4, 15));
     /// ```
     pub const fn join(self, other: Span) -> Span {
@@ -74,7 +78,8 @@ impl Span {
     /// `start..end` as a `usize` range, to slice the parsed text with.
     ///
     /// ```
-    /// use layout_core::Span;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::Span;
     /// let text = "bf16[8,1,1280,16384]";
     /// assert_eq!(Span::new(9, 13).range(), 9..13);
     /// assert_eq!(&text[Span::new(9, 13).range()], "1280");
@@ -87,7 +92,8 @@ impl Span {
 /// A parse, validation or index error: kind, span, numbers.
 ///
 /// ```
-/// use layout_core::{parse, ErrorKind};
+/// # use layout_core as xla_layout;
+/// use xla_layout::{parse, ErrorKind};
 /// let err = parse("f32[2,3]{2,0}").unwrap_err();
 /// assert_eq!(err.kind(), ErrorKind::MinorToMajorOutOfRange);
 /// assert_eq!(&"f32[2,3]{2,0}"[err.span().range()], "2");
@@ -109,7 +115,8 @@ impl Error {
     /// (the ones the message of that kind prints).
     ///
     /// ```
-    /// use layout_core::{Error, ErrorKind, Span};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{Error, ErrorKind, Span};
     /// // For `IndexOutOfBounds`: dimension, index, size.
     /// let e = Error::new(ErrorKind::IndexOutOfBounds, Span::NONE, [1, 7, 3]);
     /// assert_eq!(e.to_string(), "index 7 is out of bounds for dimension 1 of size 3");
@@ -125,7 +132,8 @@ impl Error {
     /// An error whose numbers may be any `i64` or `u64` (indices, sizes).
     ///
     /// ```
-    /// use layout_core::{Error, ErrorKind, Span};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{Error, ErrorKind, Span};
     /// let e = Error::wide(ErrorKind::IndexOutOfBounds, Span::NONE, [0, u64::MAX.into(), 3]);
     /// assert_eq!(e.values()[1], 18_446_744_073_709_551_615);
     /// assert_eq!(
@@ -186,7 +194,8 @@ impl Error {
     /// The rule that failed.
     ///
     /// ```
-    /// use layout_core::{parse, ErrorKind};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse, ErrorKind};
     /// let err = parse("f32[2,3]{1,0:T(2,*)}").unwrap_err();
     /// assert_eq!(err.kind(), ErrorKind::TrailingCombine);
     /// ```
@@ -197,7 +206,8 @@ impl Error {
     /// The byte range of the offending text (empty for values built in code).
     ///
     /// ```
-    /// use layout_core::parse;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::parse;
     /// let text = "(f32[2], s8[3]{0:S(200)})";
     /// let err = parse(text).unwrap_err();
     /// assert_eq!(&text[err.span().range()], "S(200)");
@@ -211,7 +221,8 @@ impl Error {
     /// so that every `i64` and `u64` is exact.
     ///
     /// ```
-    /// use layout_core::{parse, ErrorKind};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse, ErrorKind};
     /// // `MinorToMajorOutOfRange`: the entry, the rank.
     /// let err = parse("f32[2,3]{2,0}").unwrap_err();
     /// assert_eq!(err.kind(), ErrorKind::MinorToMajorOutOfRange);
@@ -224,7 +235,8 @@ impl Error {
     /// For [`ErrorKind::Expected`], what was expected (empty for other kinds).
     ///
     /// ```
-    /// use layout_core::{parse, ErrorKind};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse, ErrorKind};
     /// let err = parse("f32[2,3").unwrap_err();
     /// assert_eq!(err.kind(), ErrorKind::Expected);
     /// assert_eq!(err.expected_token(), "`,` or `]`");
@@ -238,7 +250,8 @@ impl Error {
     /// text the shape was cut from.
     ///
     /// ```
-    /// use layout_core::{parse, Span};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse, Span};
     /// let err = parse("f32[2,3]{2,0}").unwrap_err();
     /// assert_eq!(err.span(), Span::new(9, 10));
     /// let moved = err.with_span(Span::new(109, 110));
@@ -254,7 +267,8 @@ impl Error {
     /// `tile`, `memory space S(n)`, ...).
     ///
     /// ```
-    /// use layout_core::parse;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::parse;
     /// assert_eq!(parse("f32[2,3]{2,0}").unwrap_err().rule(), "minor_to_major");
     /// assert_eq!(parse("f32[2,3]{1,0:T(2,*)}").unwrap_err().rule(), "tile");
     /// assert_eq!(parse("f32[2]{0:S(200)}").unwrap_err().rule(), "memory space S(n)");
@@ -268,7 +282,8 @@ impl Error {
     /// rank is known, [`Error::help_for`] shows one for that rank.
     ///
     /// ```
-    /// use layout_core::parse;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::parse;
     /// let err = parse("f32[2,3]{1,0:T(2,*)}").unwrap_err();
     /// assert_eq!(
     ///     err.help(),
@@ -287,7 +302,8 @@ impl Error {
     /// Formatted on demand, without allocating.
     ///
     /// ```
-    /// use layout_core::parse;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::parse;
     /// let err = parse("f32[2,3,4]{3,1,0}").unwrap_err();
     /// assert_eq!(
     ///     err.help_for(3).unwrap().to_string(),

@@ -24,7 +24,8 @@ use crate::rules::parse_array;
 /// built), so every method is infallible apart from index bounds.
 ///
 /// ```
-/// use layout_core::StaticLayout;
+/// # use layout_core as xla_layout;
+/// use xla_layout::StaticLayout;
 /// const L: StaticLayout<2> = match StaticLayout::parse("f32[3,5]{1,0:T(2,2)}") {
 ///     Ok(l) => l,
 ///     Err(_) => panic!("invalid layout"),
@@ -103,7 +104,8 @@ impl<const R: usize> StaticLayout<R> {
     /// print the canonical form; [`StaticLayout::text`] returns it as given).
     ///
     /// ```
-    /// use layout_core::{ErrorKind, StaticLayout};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{ErrorKind, StaticLayout};
     /// let l = StaticLayout::<4>::parse("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}").unwrap();
     /// assert_eq!(l.offset([3, 0, 13, 300]), 63_048_281);
     /// let wrong_rank = StaticLayout::<3>::parse("f32[3,5]{1,0:T(2,2)}").unwrap_err();
@@ -121,7 +123,8 @@ impl<const R: usize> StaticLayout<R> {
     /// fit in `usize`, or the layout has no digit tables.
     ///
     /// ```
-    /// use layout_core::{parse_array, StaticLayout};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array, StaticLayout};
     /// let s = parse_array("f32[3,5]{1,0:T(2,2)}").unwrap();
     /// let l = StaticLayout::<2>::from_shape(&s, "figure 1").unwrap();
     /// assert_eq!(l.offset([2, 3]), 17);
@@ -305,7 +308,8 @@ impl<const R: usize> StaticLayout<R> {
     /// undefined behaviour. [`StaticLayout::checked_offset`] always checks.
     ///
     /// ```
-    /// use layout_core::StaticLayout;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::StaticLayout;
     /// let l: StaticLayout<4> =
     ///     StaticLayout::parse("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}").unwrap();
     /// assert_eq!(l.offset([3, 0, 13, 300]), 63_048_281);
@@ -322,7 +326,8 @@ impl<const R: usize> StaticLayout<R> {
     /// The element offset of `index`, or `None` if it is out of bounds.
     ///
     /// ```
-    /// use layout_core::StaticLayout;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::StaticLayout;
     /// let l: StaticLayout<2> = StaticLayout::parse("f32[3,5]{1,0:T(2,2)}").unwrap();
     /// assert_eq!(l.checked_offset([2, 3]), Some(17));
     /// assert_eq!(l.checked_offset([3, 0]), None);
@@ -399,7 +404,8 @@ impl<const R: usize> StaticLayout<R> {
     /// padding slot (or an offset past the allocation).
     ///
     /// ```
-    /// use layout_core::StaticLayout;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::StaticLayout;
     /// let l: StaticLayout<4> =
     ///     StaticLayout::parse("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}").unwrap();
     /// assert_eq!(l.index_of(63_048_281), Some([3, 0, 13, 300]));
@@ -432,7 +438,8 @@ impl<const R: usize> StaticLayout<R> {
     /// layouts with digit tables.
     ///
     /// ```
-    /// use layout_core::StaticLayout;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::StaticLayout;
     /// let l: StaticLayout<2> = StaticLayout::parse("f32[3,5]{1,0:T(2,2)}").unwrap();
     /// let first: Vec<([usize; 2], usize)> = l.memory_order().take(5).collect();
     /// assert_eq!(first, [([0, 0], 0), ([0, 1], 1), ([1, 0], 2), ([1, 1], 3), ([0, 2], 4)]);
@@ -450,7 +457,8 @@ impl<const R: usize> StaticLayout<R> {
     /// bound; legacy padding not included).
     ///
     /// ```
-    /// use layout_core::StaticLayout;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::StaticLayout;
     /// let l: StaticLayout<2> = StaticLayout::parse("f32[<=4,3]").unwrap();
     /// assert_eq!(l.dims(), [4, 3]);
     /// ```
@@ -467,7 +475,8 @@ impl<const R: usize> StaticLayout<R> {
     /// The rank, `R`.
     ///
     /// ```
-    /// use layout_core::StaticLayout;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::StaticLayout;
     /// let l: StaticLayout<4> =
     ///     StaticLayout::parse("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}").unwrap();
     /// assert_eq!(l.rank(), 4);
@@ -479,7 +488,8 @@ impl<const R: usize> StaticLayout<R> {
     /// `true` if every coordinate of `index` is in bounds.
     ///
     /// ```
-    /// use layout_core::StaticLayout;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::StaticLayout;
     /// let l: StaticLayout<2> = StaticLayout::parse("f32[3,5]{1,0:T(2,2)}").unwrap();
     /// assert!(l.in_bounds([2, 4]));
     /// assert!(!l.in_bounds([3, 0]));
@@ -499,7 +509,8 @@ impl<const R: usize> StaticLayout<R> {
     /// Element slots in the allocation (tile padding and `L(n)` included).
     ///
     /// ```
-    /// use layout_core::StaticLayout;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::StaticLayout;
     /// let l: StaticLayout<4> =
     ///     StaticLayout::parse("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}").unwrap();
     /// assert_eq!(l.allocated_elements(), 8 * 1280 * 16384);
@@ -511,7 +522,8 @@ impl<const R: usize> StaticLayout<R> {
     /// Bytes of the allocation.
     ///
     /// ```
-    /// use layout_core::StaticLayout;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::StaticLayout;
     /// let l: StaticLayout<4> =
     ///     StaticLayout::parse("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}").unwrap();
     /// assert_eq!(l.size_in_bytes(), 335_544_320);
@@ -523,7 +535,8 @@ impl<const R: usize> StaticLayout<R> {
     /// The element type.
     ///
     /// ```
-    /// use layout_core::{ElementType, StaticLayout};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{ElementType, StaticLayout};
     /// let l: StaticLayout<4> =
     ///     StaticLayout::parse("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}").unwrap();
     /// assert_eq!(l.element_type(), ElementType::Bf16);
@@ -535,7 +548,8 @@ impl<const R: usize> StaticLayout<R> {
     /// Bits per stored element (`E(n)`, or the byte width x 8).
     ///
     /// ```
-    /// use layout_core::StaticLayout;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::StaticLayout;
     /// let packed: StaticLayout<1> = StaticLayout::parse("s4[8]{0:E(4)}").unwrap();
     /// assert_eq!(packed.element_size_in_bits(), 4);
     /// assert_eq!(packed.size_in_bytes(), 4);
@@ -547,7 +561,8 @@ impl<const R: usize> StaticLayout<R> {
     /// The memory space `S(n)`.
     ///
     /// ```
-    /// use layout_core::StaticLayout;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::StaticLayout;
     /// let l: StaticLayout<4> =
     ///     StaticLayout::parse("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}").unwrap();
     /// assert_eq!(l.memory_space(), 1);
@@ -561,7 +576,8 @@ impl<const R: usize> StaticLayout<R> {
     /// run time always have digit tables.
     ///
     /// ```
-    /// use layout_core::StaticLayout;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::StaticLayout;
     /// let l: StaticLayout<4> =
     ///     StaticLayout::parse("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}").unwrap();
     /// assert!(l.has_digit_tables());
@@ -575,7 +591,8 @@ impl<const R: usize> StaticLayout<R> {
     /// [`StaticLayout::parse`] or [`StaticLayout::from_shape`], as given.
     ///
     /// ```
-    /// use layout_core::StaticLayout;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::StaticLayout;
     /// let l: StaticLayout<2> = StaticLayout::parse("f32[ 3, 5 ]").unwrap();
     /// assert_eq!(l.text(), "f32[ 3, 5 ]");
     /// ```
@@ -688,7 +705,8 @@ pub struct DigitParts<'a> {
 /// order: see [`StaticLayout::memory_order`].
 ///
 /// ```
-/// use layout_core::StaticLayout;
+/// # use layout_core as xla_layout;
+/// use xla_layout::StaticLayout;
 /// let l: StaticLayout<2> = StaticLayout::parse("f32[3,5]{1,0:T(2,2)}").unwrap();
 /// // The second tile holds columns 2 and 3 of rows 0 and 1.
 /// let second_tile: Vec<([usize; 2], usize)> = l.memory_order().skip(4).take(4).collect();
@@ -726,9 +744,42 @@ impl<const R: usize> Iterator for MemoryOrder<R> {
     }
 }
 
+/// The layout's text ([`StaticLayout::text`]), with the extents of a
+/// resolved `?` dimension written in its place: that is the shape it is.
+///
+/// ```
+/// # use layout_core as xla_layout;
+/// use xla_layout::{parse_array, Unresolved};
+/// let u: Unresolved<2, 1> =
+///     Unresolved::new(parse_array("f32[?,128]{1,0:T(8,128)}").unwrap(), "f32[?,128]{1,0:T(8,128)}");
+/// let l = u.resolve([20]).unwrap();
+/// assert_eq!(l.to_string(), "f32[20,128]{1,0:T(8,128)}");
+/// assert_eq!(l.text(), "f32[?,128]{1,0:T(8,128)}");
+/// ```
 impl<const R: usize> fmt::Display for StaticLayout<R> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.text)
+        // Only a resolved layout has a `?` in its text (a static layout of
+        // an unbounded dimension is refused). The dims are the entries of
+        // the first `[..]`; an entry that is `?` alone gets its extent.
+        let text = self.text;
+        let (Some(open), true) = (text.find('['), text.contains('?')) else {
+            return f.write_str(text);
+        };
+        let Some(close) = text[open..].find(']').map(|c| open + c) else {
+            return f.write_str(text);
+        };
+        f.write_str(&text[..=open])?;
+        let dims = self.dims();
+        for (k, entry) in text[open + 1..close].split(',').enumerate() {
+            if k > 0 {
+                f.write_str(",")?;
+            }
+            match dims.get(k) {
+                Some(d) if entry.trim() == "?" => write!(f, "{d}")?,
+                _ => f.write_str(entry)?,
+            }
+        }
+        f.write_str(&text[close..])
     }
 }
 
@@ -736,7 +787,8 @@ impl<const R: usize> fmt::Display for StaticLayout<R> {
 /// form of the `layout!` macro. Kernels can be generic over it.
 ///
 /// ```
-/// use layout_core::{StaticLayout, StaticShape};
+/// # use layout_core as xla_layout;
+/// use xla_layout::{StaticLayout, StaticShape};
 /// struct Fig1;
 /// impl StaticShape<2> for Fig1 {
 ///     const LAYOUT: StaticLayout<2> = match StaticLayout::parse("f32[3,5]{1,0:T(2,2)}") {
@@ -753,7 +805,7 @@ impl<const R: usize> fmt::Display for StaticLayout<R> {
 /// }
 /// assert_eq!(last::<Fig1>(), 20);
 /// assert_eq!(Fig1::DIMS, [3, 5]);
-/// assert_eq!(Fig1::ELEMENT_TYPE, layout_core::ElementType::F32);
+/// assert_eq!(Fig1::ELEMENT_TYPE, xla_layout::ElementType::F32);
 /// assert_eq!(Fig1::ALLOCATED_ELEMENTS, 24);
 /// assert_eq!(Fig1::SIZE_IN_BYTES, 96);
 /// assert_eq!(Fig1::MEMORY_SPACE, 0);
@@ -807,7 +859,8 @@ impl<const R: usize> StaticLayout<R> {
 /// like `std::mdspan`'s dynamic extents.
 ///
 /// ```
-/// use layout_core::{parse_array, Unresolved};
+/// # use layout_core as xla_layout;
+/// use xla_layout::{parse_array, Unresolved};
 /// const DYN: Unresolved<2, 1> = match parse_array("f32[?,128]{1,0:T(8,128)}") {
 ///     Ok(s) => Unresolved::new(s, "f32[?,128]{1,0:T(8,128)}"),
 ///     Err(_) => panic!(),
@@ -828,7 +881,8 @@ impl<const R: usize, const U: usize> Unresolved<R, U> {
     /// when resolving).
     ///
     /// ```
-    /// use layout_core::{parse_array, Unresolved};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array, Unresolved};
     /// let s = parse_array("f32[?,128]{1,0:T(8,128)}").unwrap();
     /// let u: Unresolved<2, 1> = Unresolved::new(s, "f32[?,128]{1,0:T(8,128)}");
     /// assert_eq!(u.resolve([8]).unwrap().allocated_elements(), 1024);
@@ -840,7 +894,8 @@ impl<const R: usize, const U: usize> Unresolved<R, U> {
     /// The shape, with its `?` dims.
     ///
     /// ```
-    /// use layout_core::{parse_array, Unresolved};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array, Unresolved};
     /// let s = parse_array("f32[?,128]{1,0:T(8,128)}").unwrap();
     /// let u: Unresolved<2, 1> = Unresolved::new(s, "f32[?,128]{1,0:T(8,128)}");
     /// assert_eq!(u.shape().unbounded_count(), 1);
@@ -855,7 +910,8 @@ impl<const R: usize, const U: usize> Unresolved<R, U> {
     /// not the shape's number of `?` dims.
     ///
     /// ```
-    /// use layout_core::{parse_array, ErrorKind, Unresolved};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array, ErrorKind, Unresolved};
     /// let s = parse_array("f32[?,128]{1,0:T(8,128)}").unwrap();
     /// let u: Unresolved<2, 1> = Unresolved::new(s, "f32[?,128]{1,0:T(8,128)}");
     /// let l = u.resolve([20]).unwrap();
@@ -890,7 +946,8 @@ impl<const R: usize, const U: usize> Unresolved<R, U> {
 /// [`StaticShape<R>`] type of the `layout!` item form (specialised offsets).
 ///
 /// ```
-/// use layout_core::{RankedLayout, StaticLayout};
+/// # use layout_core as xla_layout;
+/// use xla_layout::{RankedLayout, StaticLayout};
 /// fn last_offset<L: RankedLayout<2>>(layout: &L) -> usize {
 ///     let [r, c] = layout.tables().dims();
 ///     layout.offset_of([r - 1, c - 1])
@@ -902,7 +959,8 @@ pub trait RankedLayout<const R: usize> {
     /// The element offset of an in-bounds `index`.
     ///
     /// ```
-    /// use layout_core::{RankedLayout, StaticLayout};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{RankedLayout, StaticLayout};
     /// let l: StaticLayout<2> = StaticLayout::parse("f32[3,5]{1,0:T(2,2)}").unwrap();
     /// assert_eq!(l.offset_of([2, 3]), 17);
     /// ```
@@ -910,7 +968,8 @@ pub trait RankedLayout<const R: usize> {
     /// The tables (dims, sizes, inverse).
     ///
     /// ```
-    /// use layout_core::{RankedLayout, StaticLayout};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{RankedLayout, StaticLayout};
     /// let l: StaticLayout<2> = StaticLayout::parse("f32[3,5]{1,0:T(2,2)}").unwrap();
     /// assert_eq!(l.tables().index_of(17), Some([2, 3]));
     /// ```

@@ -21,7 +21,8 @@ use crate::plan::Plan;
 /// no element), unless [`LayoutGrid::padding_mark`] sets another.
 ///
 /// ```
-/// use layout_core::{parse_array, LayoutGrid, PADDING_MARK};
+/// # use layout_core as xla_layout;
+/// use xla_layout::{parse_array, LayoutGrid, PADDING_MARK};
 /// let s = parse_array("f32[3]{0:T(4)}").unwrap();
 /// let grid = LayoutGrid::new(&s, None, Some(0), &[0]).unwrap();
 /// assert_eq!(grid.to_string(), "   0  1  2  3\n0  0  1  2  ·\n");
@@ -32,7 +33,8 @@ pub const PADDING_MARK: char = '·';
 /// One slot of a [`LayoutGrid`].
 ///
 /// ```
-/// use layout_core::{parse_array, LayoutGrid};
+/// # use layout_core as xla_layout;
+/// use xla_layout::{parse_array, LayoutGrid};
 /// let s = parse_array("f32[3,5]{1,0:T(2,2)}").unwrap();
 /// let grid = LayoutGrid::new(&s, Some(0), Some(1), &[0, 0]).unwrap();
 /// let cell = grid.cell(2, 3).unwrap();
@@ -78,7 +80,8 @@ enum Boundary {
 /// the writer's.
 ///
 /// ```
-/// use layout_core::{parse_array, LayoutGrid};
+/// # use layout_core as xla_layout;
+/// use xla_layout::{parse_array, LayoutGrid};
 /// // Figure 1 of docs/tiling.md: 3x5 in 2x2 tiles, padded to 4x6.
 /// let s = parse_array("f32[3,5]{1,0:T(2,2)}").unwrap();
 /// let grid = LayoutGrid::new(&s, Some(0), Some(1), &[0, 0]).unwrap();
@@ -107,8 +110,9 @@ enum Boundary {
 /// Without `alloc`, into a fixed buffer (a kernel's debug output):
 ///
 /// ```
+/// # use layout_core as xla_layout;
 /// use core::fmt::Write;
-/// use layout_core::{parse_array, LayoutGrid};
+/// use xla_layout::{parse_array, LayoutGrid};
 /// struct Buf { bytes: [u8; 64], len: usize }
 /// impl Write for Buf {
 ///     fn write_str(&mut self, s: &str) -> core::fmt::Result {
@@ -205,7 +209,8 @@ impl LayoutGrid {
     /// ([`ErrorKind::IndexOutOfBounds`]).
     ///
     /// ```
-    /// use layout_core::{parse_array, ErrorKind, LayoutGrid};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array, ErrorKind, LayoutGrid};
     /// let s = parse_array("f32[2,3,4]").unwrap();
     /// let grid = LayoutGrid::new(&s, Some(0), Some(2), &[0, 1, 0]).unwrap();
     /// assert_eq!(grid.cell(1, 3).unwrap().offset, Some(12 + 4 + 3));
@@ -295,7 +300,8 @@ impl LayoutGrid {
     /// [`ErrorKind::IndexOutOfBounds`] error naming the dimension.
     ///
     /// ```
-    /// use layout_core::{parse_array, ErrorKind, LayoutGrid};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array, ErrorKind, LayoutGrid};
     /// let s = parse_array("f32[3,5]{1,0:T(2,2)}").unwrap();
     /// let grid = LayoutGrid::new(&s, Some(0), Some(1), &[0, 0]).unwrap();
     /// let corner = grid.window(2..3, 3..5).unwrap().tile_lines(true);
@@ -336,7 +342,8 @@ impl LayoutGrid {
     /// plain-ASCII console).
     ///
     /// ```
-    /// use layout_core::{parse_array, LayoutGrid};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array, LayoutGrid};
     /// let s = parse_array("f32[3]{0:T(4)}").unwrap();
     /// let grid = LayoutGrid::new(&s, None, Some(0), &[0]).unwrap().padding_mark('.');
     /// assert!(grid.to_string().ends_with("2  .\n"));
@@ -351,7 +358,8 @@ impl LayoutGrid {
     /// (the `(2,1)` of `T(8,128)(2,1)`: pairs of rows stored together).
     ///
     /// ```
-    /// use layout_core::{parse_array, LayoutGrid};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array, LayoutGrid};
     /// let s = parse_array("f32[4,4]{1,0:T(4,2)(2,1)}").unwrap();
     /// let grid = LayoutGrid::new(&s, Some(0), Some(1), &[0, 0]).unwrap().tile_lines(true);
     /// assert_eq!(
@@ -374,7 +382,8 @@ impl LayoutGrid {
     /// (1 for a `None` dimension).
     ///
     /// ```
-    /// use layout_core::{parse_array, LayoutGrid};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array, LayoutGrid};
     /// let s = parse_array("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}").unwrap();
     /// let grid = LayoutGrid::new(&s, Some(2), Some(3), &[3, 0, 0, 0]).unwrap();
     /// assert_eq!(grid.extent(), (1280, 16384));
@@ -389,7 +398,8 @@ impl LayoutGrid {
     /// are padding.
     ///
     /// ```
-    /// use layout_core::{parse_array, LayoutGrid};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array, LayoutGrid};
     /// let s = parse_array("f32[3,5]{1,0:T(2,2)}").unwrap();
     /// assert_eq!(LayoutGrid::new(&s, Some(0), Some(1), &[0, 0]).unwrap().size(), (3, 5));
     /// ```
@@ -400,7 +410,8 @@ impl LayoutGrid {
     /// The rows shown.
     ///
     /// ```
-    /// use layout_core::{parse_array, LayoutGrid};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array, LayoutGrid};
     /// let s = parse_array("f32[3,5]").unwrap();
     /// let grid = LayoutGrid::new(&s, Some(0), Some(1), &[0, 0]).unwrap();
     /// assert_eq!(grid.rows(), 0..3);
@@ -412,7 +423,8 @@ impl LayoutGrid {
     /// The columns shown.
     ///
     /// ```
-    /// use layout_core::{parse_array, LayoutGrid};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array, LayoutGrid};
     /// let s = parse_array("f32[3,5]").unwrap();
     /// let grid = LayoutGrid::new(&s, Some(0), Some(1), &[0, 0]).unwrap();
     /// assert_eq!(grid.window(0..3, 1..4).unwrap().cols(), 1..4);
@@ -424,7 +436,8 @@ impl LayoutGrid {
     /// The number of tile levels the lines show: the layout's, at most 2.
     ///
     /// ```
-    /// use layout_core::{parse_array, LayoutGrid};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array, LayoutGrid};
     /// let s = parse_array("bf16[16,256]{1,0:T(8,128)(2,1)}").unwrap();
     /// assert_eq!(LayoutGrid::new(&s, Some(0), Some(1), &[0, 0]).unwrap().tile_levels(), 2);
     /// ```
@@ -494,7 +507,8 @@ impl LayoutGrid {
     /// [`ErrorKind::IndexOutOfBounds`] error.
     ///
     /// ```
-    /// use layout_core::{parse_array, LayoutGrid};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array, LayoutGrid};
     /// let s = parse_array("f32[4,8]{1,0:T(2,4)(2,1)}").unwrap();
     /// let grid = LayoutGrid::new(&s, Some(0), Some(1), &[0, 0]).unwrap();
     /// assert_eq!(grid.tile_change((0, 3), (0, 4)), Ok(Some(0))); // (2,4) tiles
@@ -517,7 +531,8 @@ impl LayoutGrid {
     /// [`ErrorKind::IndexOutOfBounds`] error.
     ///
     /// ```
-    /// use layout_core::{parse_array, ErrorKind, LayoutGrid, Plan};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array, ErrorKind, LayoutGrid, Plan};
     /// let s = parse_array("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}").unwrap();
     /// let grid = LayoutGrid::new(&s, Some(2), Some(3), &[3, 0, 0, 0]).unwrap();
     /// let plan = Plan::new(&s).unwrap();
@@ -570,7 +585,8 @@ impl LayoutGrid {
     /// number.
     ///
     /// ```
-    /// use layout_core::{parse_array, LayoutGrid};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array, LayoutGrid};
     /// let s = parse_array("f32[3,5]{1,0:T(2,2)}").unwrap();
     /// let grid = LayoutGrid::new(&s, Some(0), Some(1), &[0, 0]).unwrap();
     /// assert_eq!(grid.cell_width(), 2); // 20
@@ -609,7 +625,8 @@ impl LayoutGrid {
     /// Characters of each line of the grid (without the newline).
     ///
     /// ```
-    /// use layout_core::{parse_array, LayoutGrid};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array, LayoutGrid};
     /// let s = parse_array("f32[2,3]{0,1}").unwrap();
     /// let grid = LayoutGrid::new(&s, Some(0), Some(1), &[0, 0]).unwrap();
     /// assert_eq!(grid.line_width(), "0  0  2  4".len());
@@ -626,7 +643,8 @@ impl LayoutGrid {
     /// safe to pass to [`window`](Self::window)); 0 when none does.
     ///
     /// ```
-    /// use layout_core::{parse_array, LayoutGrid};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array, LayoutGrid};
     /// let s = parse_array("f32[8,128]").unwrap();
     /// let grid = LayoutGrid::new(&s, Some(0), Some(1), &[0, 0]).unwrap();
     /// let fit = grid.columns_fitting(80);
@@ -646,7 +664,8 @@ impl LayoutGrid {
     /// with empty strings.
     ///
     /// ```
-    /// use layout_core::{parse_array, LayoutGrid};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array, LayoutGrid};
     /// let s = parse_array("f32[2]{0:T(1)}").unwrap();
     /// let grid = LayoutGrid::new(&s, None, Some(0), &[0]).unwrap().tile_lines(true);
     /// let mut out = String::new();

@@ -43,7 +43,8 @@ impl ArrayShape {
     /// the last one, and for an index that is not in bounds.
     ///
     /// ```
-    /// use layout_core::parse_array;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::parse_array;
     /// let s = parse_array("s32[2,2]").unwrap();
     /// let mut i = [0, 0];
     /// let mut seen = vec![i];
@@ -82,7 +83,8 @@ impl ArrayShape {
     /// and for an index that is not in bounds.
     ///
     /// ```
-    /// use layout_core::parse_array;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::parse_array;
     /// let s = parse_array("s32[2,2]{0,1}").unwrap();
     /// let mut i = [0, 0];
     /// let mut seen = vec![i];
@@ -119,7 +121,8 @@ impl ArrayShape {
     /// fastest); nothing for a shape with zero elements, once for a scalar.
     ///
     /// ```
-    /// use layout_core::parse_array;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::parse_array;
     /// let mut n = 0;
     /// parse_array("f32[6,11,17]").unwrap().for_each_index(|_| n += 1);
     /// assert_eq!(n, 1122);
@@ -147,7 +150,8 @@ impl ArrayShape {
     /// elements.
     ///
     /// ```
-    /// use layout_core::parse_array;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::parse_array;
     /// let s = parse_array("f32[10,10]").unwrap();
     /// let mut seen = Vec::new();
     /// s.for_each_index_in(&[2, 3], &[3, 1], &[2, 1], |i| {
@@ -198,13 +202,12 @@ impl ArrayShape {
                 }
                 let d = self.raw.layout.m2m[p] as usize;
                 let i = index.as_mut_slice();
-                if incr[d] > 0 {
-                    if let Some(next) = i[d].checked_add(incr[d]) {
-                        if next < end[d] {
-                            i[d] = next;
-                            break;
-                        }
-                    }
+                if incr[d] > 0
+                    && let Some(next) = i[d].checked_add(incr[d])
+                    && next < end[d]
+                {
+                    i[d] = next;
+                    break;
                 }
                 i[d] = base[d];
                 p += 1;
@@ -216,7 +219,8 @@ impl ArrayShape {
     /// most minor dimension fastest), as `ShapeUtil::ForEachIndex` walks.
     ///
     /// ```
-    /// use layout_core::parse_array;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::parse_array;
     /// let mut seen = Vec::new();
     /// parse_array("s32[2,2]{0,1}").unwrap().for_each_index_in_memory_order(|i| seen.push(i.to_vec()));
     /// assert_eq!(seen, [[0, 0], [1, 0], [0, 1], [1, 1]]);
@@ -238,8 +242,9 @@ impl ArrayShape {
 /// `IndexUtil::CompareIndices`: -1, 0 or 1 comparing lexicographically.
 ///
 /// ```
-/// assert_eq!(layout_core::compare_indices(&[1, 2], &[1, 3]), -1);
-/// assert_eq!(layout_core::compare_indices(&[2, 0], &[1, 3]), 1);
+/// # use layout_core as xla_layout;
+/// assert_eq!(xla_layout::compare_indices(&[1, 2], &[1, 3]), -1);
+/// assert_eq!(xla_layout::compare_indices(&[2, 0], &[1, 3]), 1);
 /// ```
 pub const fn compare_indices(a: &[u64], b: &[u64]) -> i32 {
     let mut i = 0;

@@ -49,7 +49,8 @@ impl ArrayShape {
     /// permuted dims before tiling). `levels` past the tile count is clamped.
     ///
     /// ```
-    /// use layout_core::parse_array;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::parse_array;
     /// let s = parse_array("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}").unwrap();
     /// // Major to minor: dims 1, 0, 2, 3 (`minor_to_major` read backwards).
     /// assert_eq!(s.physical_shape(0).unwrap().as_slice(), &[1, 8, 1280, 16384]);
@@ -64,7 +65,8 @@ impl ArrayShape {
     /// The final physical shape (after every tile level).
     ///
     /// ```
-    /// use layout_core::parse_array;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::parse_array;
     /// let s = parse_array("f32[3,5]{1,0:T(2,2)}").unwrap();
     /// // A 2x3 grid of 2x2 tiles.
     /// assert_eq!(s.tiled_shape().unwrap().as_slice(), &[2, 3, 2, 2]);
@@ -77,7 +79,8 @@ impl ArrayShape {
     /// level's padding, legacy padding) rounded up to a multiple of `L(n)`.
     ///
     /// ```
-    /// use layout_core::parse_array;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::parse_array;
     /// assert_eq!(parse_array("f32[3,5]{1,0:T(2,2)L(10)}").unwrap().allocated_elements(), Ok(30));
     /// assert_eq!(parse_array("s32[]{:T(128)}").unwrap().allocated_elements(), Ok(128));
     /// assert_eq!(parse_array("f32[3,5]{1,0:L(7)}").unwrap().allocated_elements(), Ok(21));
@@ -90,7 +93,8 @@ impl ArrayShape {
     /// `ceil(allocated x E / 8)` with `E(n)` packing.
     ///
     /// ```
-    /// use layout_core::parse_array;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::parse_array;
     /// let s = parse_array("s4[9216,6144]{1,0:T(64,128)(8,1)E(4)}").unwrap();
     /// assert_eq!(s.size_in_bytes(), Ok(28_311_552));
     /// assert_eq!(parse_array("s4[64,128]").unwrap().size_in_bytes(), Ok(8192));
@@ -103,7 +107,8 @@ impl ArrayShape {
     /// (or packed bits), ignoring tiles and `L`.
     ///
     /// ```
-    /// use layout_core::parse_array;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::parse_array;
     /// let s = parse_array("f32[3,5]{1,0:T(2,2)}").unwrap();
     /// assert_eq!(s.unpadded_size_in_bytes(), Ok(60)); // 15 x 4
     /// assert_eq!(s.size_in_bytes(), Ok(96)); // 24 slots x 4
@@ -155,7 +160,8 @@ impl ArrayShape {
     /// rank known at compile time, a [`StaticLayout`](crate::StaticLayout).
     ///
     /// ```
-    /// use layout_core::parse_array;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::parse_array;
     /// let s = parse_array("f32[2,7,8,11,10]{4,3,2,1,0:T(*,*,2,*,3)}").unwrap();
     /// assert_eq!(s.offset(&[0, 0, 1, 0, 0]), Ok(3));
     /// assert_eq!(s.offset(&[1, 6, 7, 10, 9]), Ok(12430));
@@ -197,7 +203,8 @@ impl ArrayShape {
     /// (packed sub-byte elements with `E(n)`).
     ///
     /// ```
-    /// use layout_core::parse_array;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::parse_array;
     /// let s = parse_array("s4[8]{0:E(4)}").unwrap();
     /// assert_eq!(s.bit_offset(&[3]), Ok(12));
     /// assert_eq!(s.byte_offset(&[3]), Ok(1));
@@ -216,7 +223,8 @@ impl ArrayShape {
     /// where the bit offset does not.
     ///
     /// ```
-    /// use layout_core::parse_array;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::parse_array;
     /// let s = parse_array("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}").unwrap();
     /// assert_eq!(s.byte_offset(&[3, 0, 13, 300]), Ok(2 * 63_048_281));
     /// let packed = parse_array("s4[5]{0:E(4)}").unwrap();
@@ -233,7 +241,8 @@ impl ArrayShape {
     /// legacy padding, `L(n)` tail) or an offset past the allocation.
     ///
     /// ```
-    /// use layout_core::parse_array;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::parse_array;
     /// let s = parse_array("f32[3,5]{1,0:T(2,2)}").unwrap();
     /// assert_eq!(s.index_of(17).unwrap().as_slice(), &[2, 3]);
     /// assert_eq!(s.index_of(14), None); // row 3 of the padded tile
@@ -249,7 +258,8 @@ impl ArrayShape {
     /// (`None` when the layout has tiles, whose offsets are not strided).
     ///
     /// ```
-    /// use layout_core::parse_array;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::parse_array;
     /// let s = parse_array("f32[3,5,7]{0,2,1}").unwrap();
     /// assert_eq!(s.strides().unwrap().as_slice(), &[1, 21, 3]);
     /// assert!(parse_array("f32[4,4]{1,0:T(2,2)}").unwrap().strides().is_none());
@@ -282,7 +292,8 @@ impl ArrayShape {
     /// ignoring tiles (product of the more minor dims).
     ///
     /// ```
-    /// use layout_core::parse_array;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::parse_array;
     /// assert_eq!(parse_array("f32[5,8,10,4]").unwrap().dimension_stride(1), Ok(40));
     /// ```
     pub const fn dimension_stride(&self, dim: usize) -> Result<u64, Error> {
@@ -313,7 +324,8 @@ impl ArrayShape {
     /// `ShapeUtil::ByteStrides`: byte strides ignoring tiles and `E(n)`.
     ///
     /// ```
-    /// use layout_core::parse_array;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::parse_array;
     /// let s = parse_array("f16[5,7,9]").unwrap();
     /// assert_eq!(s.byte_strides().unwrap().as_slice(), &[126, 18, 2]);
     /// ```
@@ -337,7 +349,8 @@ impl ArrayShape {
     /// index (tiles ignored, as XLA's helper does).
     ///
     /// ```
-    /// use layout_core::parse_array;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::parse_array;
     /// let s = parse_array("f32[10,20,30]{1,2,0}").unwrap();
     /// assert_eq!(s.untiled_linear_index(&[3, 5, 7]), Ok(1945));
     /// ```
@@ -361,7 +374,8 @@ impl ArrayShape {
     /// [`ArrayShape::untiled_linear_index`].
     ///
     /// ```
-    /// use layout_core::{parse_array, ErrorKind};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array, ErrorKind};
     /// let s = parse_array("f32[10,20,30]{1,2,0}").unwrap();
     /// assert_eq!(s.untiled_multi_index(1945).unwrap().as_slice(), &[3, 5, 7]);
     /// let past = s.untiled_multi_index(6000).unwrap_err();
@@ -400,7 +414,8 @@ impl ArrayShape {
     /// its dimension (bounded dims at their bound).
     ///
     /// ```
-    /// use layout_core::parse_array;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::parse_array;
     /// let s = parse_array("f32[<=4,3]").unwrap();
     /// assert!(s.index_in_bounds(&[3, 2]));
     /// assert!(!s.index_in_bounds(&[4, 0]));

@@ -6,10 +6,11 @@
 //! `s4` buffer, slot 0 is the low nibble of byte 0 and slot 1 its high
 //! nibble.
 
+use crate::base::element::tag;
 use crate::base::element::ElementType;
 use crate::base::error::{Error, ErrorKind, PackedRead, Span, ViewMismatch};
 use crate::math::fixed::{RankedLayout, StaticLayout};
-use crate::math::view::{mismatch, ElementTag, LogicalIndices, TypedLayout};
+use crate::math::view::{mismatch, LogicalIndices, TypedLayout};
 
 mod sealed {
     pub trait Sealed {}
@@ -22,7 +23,8 @@ mod sealed {
 /// `s2`, `s4`; `u8` for `u1`, `u2`, `u4`; `bool` for `pred`.
 ///
 /// ```
-/// use layout_core::{ElementType, PackedElement};
+/// # use layout_core as xla_layout;
+/// use xla_layout::{ElementType, PackedElement};
 /// assert!(i8::accepts(ElementType::S4));
 /// assert!(!i8::accepts(ElementType::U4));
 /// assert!(bool::accepts(ElementType::Pred));
@@ -98,18 +100,18 @@ impl PackedElement for bool {
     const CODE: PackedRead = PackedRead::Bool;
 }
 
-/// The Rust type a packed view reads an [`ElementTag`]'s element type as:
+/// The Rust type a packed view reads an element type ([`tag`](crate::tag)) as:
 /// `i8` for `s1 s2 s4`, `u8` for `u1 u2 u4`, `bool` for `pred`. Ties
 /// [`PackedView::typed`] to the layout's element type at compile time.
 ///
 /// ```
-/// use layout_core::{ElementTag, ElementType, PackedNatural};
-/// assert_eq!(ElementType::S4.xla_enum_value(), 21);
-/// let x: <ElementTag<21> as PackedNatural>::Type = -8i8;
+/// # use layout_core as xla_layout;
+/// use xla_layout::{tag, PackedNatural};
+/// let x: <tag::s4 as PackedNatural>::Type = -8i8;
 /// assert_eq!(x, -8);
 /// ```
 #[diagnostic::on_unimplemented(
-    message = "the layout's element type ({Self}) is not read by packed views",
+    message = "the layout's element type `{Self}` is not read by packed views",
     label = "not a sub-byte integer or pred",
     note = "packed views read s1, s2, s4 as i8, u1, u2, u4 as u8 and pred as bool; wider types use `View`"
 )]
@@ -120,20 +122,21 @@ pub trait PackedNatural {
 
 macro_rules! packed_natural {
     ($($e:ident => $t:ty),* $(,)?) => {
-        $(impl PackedNatural for ElementTag<{ ElementType::$e.xla_enum_value() }> {
+        $(#[diagnostic::do_not_recommend]
+        impl PackedNatural for tag::$e {
             type Type = $t;
         })*
     };
 }
 
 packed_natural! {
-    S1 => i8,
-    S2 => i8,
-    S4 => i8,
-    U1 => u8,
-    U2 => u8,
-    U4 => u8,
-    Pred => bool,
+    s1 => i8,
+    s2 => i8,
+    s4 => i8,
+    u1 => u8,
+    u2 => u8,
+    u4 => u8,
+    pred => bool,
 }
 
 /// The low `width` bits set (`width` is 1, 2 or 4).
@@ -208,7 +211,8 @@ fn out_of_bounds<const R: usize>(dims: [usize; R], index: [usize; R]) -> Error {
 /// `size_in_bytes` of buffer).
 ///
 /// ```
-/// use layout_core::{PackedView, StaticLayout};
+/// # use layout_core as xla_layout;
+/// use xla_layout::{PackedView, StaticLayout};
 /// let l: StaticLayout<2> = StaticLayout::parse("s4[2,3]{1,0:E(4)}").unwrap();
 /// // Row 0 is 1, -2, 3; row 1 is -8, 7, 0; two values a byte, low nibble first.
 /// let bytes = [0xE1, 0x83, 0x07];
@@ -253,7 +257,8 @@ impl<'a, T: PackedElement, L: RankedLayout<R>, const R: usize> PackedView<'a, T,
     /// packing and length are still checked here.
     ///
     /// ```
-    /// use layout_core::{ElementTag, PackedView, StaticLayout, StaticShape, TypedLayout};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{PackedView, StaticLayout, StaticShape, TypedLayout};
     /// # #[derive(Clone, Copy)]
     /// # struct Int4;
     /// # impl StaticShape<1> for Int4 {
@@ -263,7 +268,7 @@ impl<'a, T: PackedElement, L: RankedLayout<R>, const R: usize> PackedView<'a, T,
     /// #     };
     /// #     fn offset(index: [usize; 1]) -> usize { Self::LAYOUT.offset(index) }
     /// # }
-    /// # impl TypedLayout for Int4 { type Tag = ElementTag<21>; }
+    /// # impl TypedLayout for Int4 { type Tag = xla_layout::tag::s4; }
     /// // `Int4` as `layout! { type Int4 = s4[4]{0:E(4)}; }` makes it.
     /// let v = PackedView::typed(Int4, &[0x9F, 0x07]).unwrap();
     /// assert_eq!(v.iter().collect::<Vec<i8>>(), [-1, -7, 7, 0]);
@@ -300,6 +305,15 @@ impl<'a, T: PackedElement, L: RankedLayout<R>, const R: usize> PackedView<'a, T,
     }
 
     /// The elements in logical order (last dimension fastest).
+    ///
+    /// ```
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{PackedView, StaticLayout};
+    /// // Four int4 values, two to a byte, low nibble first: 1, -2, 7, -8.
+    /// let l: StaticLayout<2> = StaticLayout::parse("s4[2,2]{1,0:E(4)}").unwrap();
+    /// let v = PackedView::<i8, _, 2>::new(l, &[0xE1, 0x87]).unwrap();
+    /// assert!(v.iter().eq([1, -2, 7, -8]));
+    /// ```
     pub fn iter(&self) -> impl Iterator<Item = T> + '_ {
         LogicalIndices::new(self.layout.tables().dims()).filter_map(move |i| self.get(i))
     }
@@ -311,7 +325,8 @@ impl<'a, T: PackedElement, L: RankedLayout<R>, const R: usize> PackedView<'a, T,
 /// an [`ErrorKind::ValueOutOfRange`] error, never truncated.
 ///
 /// ```
-/// use layout_core::{ErrorKind, PackedViewMut, StaticLayout};
+/// # use layout_core as xla_layout;
+/// use xla_layout::{ErrorKind, PackedViewMut, StaticLayout};
 /// let l: StaticLayout<1> = StaticLayout::parse("u2[6]{0:E(2)}").unwrap();
 /// let mut bytes = [0u8; 2];
 /// let mut v = PackedViewMut::<u8, _, 1>::new(l, &mut bytes).unwrap();
@@ -352,7 +367,8 @@ impl<'a, T: PackedElement, L: RankedLayout<R>, const R: usize> PackedViewMut<'a,
     /// element type at compile time (see [`PackedView::typed`]).
     ///
     /// ```
-    /// use layout_core::{ElementTag, PackedViewMut, StaticLayout, StaticShape, TypedLayout};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{PackedViewMut, StaticLayout, StaticShape, TypedLayout};
     /// # #[derive(Clone, Copy)]
     /// # struct Mask;
     /// # impl StaticShape<1> for Mask {
@@ -362,7 +378,7 @@ impl<'a, T: PackedElement, L: RankedLayout<R>, const R: usize> PackedViewMut<'a,
     /// #     };
     /// #     fn offset(index: [usize; 1]) -> usize { Self::LAYOUT.offset(index) }
     /// # }
-    /// # impl TypedLayout for Mask { type Tag = ElementTag<1>; }
+    /// # impl TypedLayout for Mask { type Tag = xla_layout::tag::pred; }
     /// // `Mask` as `layout! { type Mask = pred[8]{0:E(1)}; }` makes it.
     /// let mut bits = [0u8];
     /// PackedViewMut::typed(Mask, &mut bits).unwrap().set([7], true).unwrap();

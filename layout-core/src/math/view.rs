@@ -5,11 +5,17 @@
 use core::marker::PhantomData;
 use core::ops::{Index, IndexMut};
 
-use crate::base::element::ElementType;
+use crate::base::element::{tag, ElementTag, ElementType};
 use crate::base::error::{Error, ErrorDetail, Span, ViewMismatch};
 use crate::math::fixed::{RankedLayout, StaticLayout};
 
 /// A Rust type that stores one XLA element type at its natural width.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an element type of views here",
+    label = "views cannot hold `{Self}` here",
+    note = "`half::bf16` and `half::f16` need the `half` feature of xla-layout; `float8::F8E4M3` and `float8::F8E5M2` `float8`; `num_complex::Complex<f32>` and `<f64>` `num-complex`",
+    note = "sub-byte integers (s4, u4, ...) and packed pred are read as i8, u8 and bool with `PackedView`"
+)]
 pub trait Element: Copy + Send + Sync + 'static {
     /// The XLA element type.
     const ELEMENT_TYPE: ElementType;
@@ -32,47 +38,26 @@ pub trait Element: Copy + Send + Sync + 'static {
     }
 }
 
-/// An XLA element type at the type level, named by its `PrimitiveType`
-/// enum value ([`ElementType::xla_enum_value`]): `ElementTag<11>` is `f32`.
-///
-/// Item types made by `layout!` name theirs through [`TypedLayout`]; where
-/// the element type has a natural Rust type, the tag implements
-/// [`NaturalElement`], and [`View::typed`] and [`ViewMut::typed`] then
-/// accept only that Rust type, at compile time.
-///
-/// ```
-/// use layout_core::{ElementTag, ElementType, NaturalElement};
-/// assert_eq!(ElementTag::<11>::ELEMENT_TYPE, Some(ElementType::F32));
-/// let x: <ElementTag<11> as NaturalElement>::Type = 1.5f32;
-/// assert_eq!(x, 1.5);
-/// ```
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct ElementTag<const XLA_ENUM: u32>;
-
-impl<const XLA_ENUM: u32> ElementTag<XLA_ENUM> {
-    /// The element type this tag names, if `XLA_ENUM` is one.
-    pub const ELEMENT_TYPE: Option<ElementType> = ElementType::from_xla_enum_value(XLA_ENUM);
-}
-
-/// The Rust type that stores an [`ElementTag`]'s element type at its natural
-/// width. Implemented for `pred`, `s8`..`s64`, `u8`..`u64`, `f32`, `f64`;
-/// with the `half` feature for `bf16` and `f16`, with `float8` for
+/// The Rust type that stores an element type ([`tag`](crate::tag)) at its
+/// natural width. Implemented for `pred`, `s8`..`s64`, `u8`..`u64`, `f32`,
+/// `f64`; with the `half` feature for `bf16` and `f16`, with `float8` for
 /// `f8e4m3fn` and `f8e5m2`, with `num-complex` for `c64` and `c128`; never
 /// for the sub-byte types (see [`PackedView`](crate::PackedView)), the
 /// other fp8 types, `token` or `opaque`.
 ///
 /// ```
-/// use layout_core::{ElementTag, ElementType, NaturalElement};
+/// # use layout_core as xla_layout;
+/// use xla_layout::{tag, ElementType, NaturalElement};
 /// fn natural<T: NaturalElement>() -> ElementType {
-///     <T::Type as layout_core::Element>::ELEMENT_TYPE
+///     <T::Type as xla_layout::Element>::ELEMENT_TYPE
 /// }
-/// assert_eq!(natural::<ElementTag<5>>(), ElementType::S64);
+/// assert_eq!(natural::<tag::s64>(), ElementType::S64);
 /// ```
 #[diagnostic::on_unimplemented(
-    message = "the layout's element type ({Self}) has no natural Rust type here",
-    label = "no Rust type stores this element type",
-    note = "`ElementTag<N>` names XLA's PrimitiveType N; bf16 (16) and f16 (10) need the `half` feature, f8e4m3fn (20) and f8e5m2 (19) `float8`, c64 (15) and c128 (18) `num-complex`; sub-byte types (s4, u4, ...) are read with `PackedView`",
-    note = "`View::new` and `ViewMut::new` check the element type at run time instead"
+    message = "the layout's element type `{Self}` has no natural Rust type here",
+    label = "no Rust type stores `{Self}` here",
+    note = "bf16 and f16 are `half::bf16` and `half::f16` with the `half` feature; f8e4m3fn and f8e5m2 are `float8::F8E4M3` and `float8::F8E5M2` with `float8`; c64 and c128 are `num_complex::Complex<f32>` and `<f64>` with `num-complex`",
+    note = "sub-byte integers (s4, u4, ...) and packed pred are read with `PackedView`; the other f8 and f4 types have no Rust type (`RelayoutPlan::run_bytes` still moves them)"
 )]
 pub trait NaturalElement {
     /// The Rust type.
@@ -83,10 +68,11 @@ pub trait NaturalElement {
 /// item type `layout!` makes implements it.
 ///
 /// ```
-/// use layout_core::{ElementTag, NaturalElement, TypedLayout};
+/// # use layout_core as xla_layout;
+/// use xla_layout::{tag, NaturalElement, TypedLayout};
 /// struct MyLayout;
 /// impl TypedLayout for MyLayout {
-///     type Tag = ElementTag<11>; // f32
+///     type Tag = tag::f32;
 /// }
 /// fn zero<L: TypedLayout>() -> <L::Tag as NaturalElement>::Type
 /// where
@@ -99,16 +85,20 @@ pub trait NaturalElement {
 /// assert_eq!(z, 0.0);
 /// ```
 pub trait TypedLayout {
-    /// The element type, as an [`ElementTag`].
-    type Tag;
+    /// The element type, as one of the types of [`tag`](crate::tag).
+    type Tag: ElementTag;
 }
 
 /// `Element` and `NaturalElement` for each `type => ElementType`; `[pod]`
 /// where every bit pattern is a value of the type (all but `bool`), so that
 /// its slices can be viewed as bytes.
 macro_rules! element {
-    ($($t:ty => $e:ident $([$pod:ident])?, |$b:ident| $from:expr),* $(,)?) => {
-        $(impl Element for $t {
+    ($($t:ty => $e:ident / $tag:ident $([$pod:ident])?, |$b:ident| $from:expr),* $(,)?) => {
+        element!(#[cfg(all())] $($t => $e / $tag $([$pod])?, |$b| $from),*);
+    };
+    // `#[attr]`: on every impl (the feature's `doc(cfg(..))` badge).
+    (#[$attr:meta] $($t:ty => $e:ident / $tag:ident $([$pod:ident])?, |$b:ident| $from:expr),* $(,)?) => {
+        $(#[$attr] impl Element for $t {
             const ELEMENT_TYPE: ElementType = ElementType::$e;
             // Truncation to the type's width is the point.
             #[allow(clippy::cast_possible_truncation)]
@@ -117,7 +107,11 @@ macro_rules! element {
             }
             $(element!(@$pod);)?
         }
-        impl NaturalElement for ElementTag<{ ElementType::$e.xla_enum_value() }> {
+        // Not listed among "the following other types implement" in an
+        // error: the note says what to use instead.
+        #[$attr]
+        #[diagnostic::do_not_recommend]
+        impl NaturalElement for tag::$tag {
             type Type = $t;
         })*
     };
@@ -134,23 +128,24 @@ macro_rules! element {
 }
 
 element! {
-    bool => Pred, |b| b & 1 == 1,
-    i8 => S8 [pod], |b| b as i8,
-    i16 => S16 [pod], |b| b as i16,
-    i32 => S32 [pod], |b| b as i32,
-    i64 => S64 [pod], |b| b as i64,
-    u8 => U8 [pod], |b| b as u8,
-    u16 => U16 [pod], |b| b as u16,
-    u32 => U32 [pod], |b| b as u32,
-    u64 => U64 [pod], |b| b as u64,
-    f32 => F32 [pod], |b| f32::from_bits(b as u32),
-    f64 => F64 [pod], |b| f64::from_bits(b as u64),
+    bool => Pred / pred, |b| b & 1 == 1,
+    i8 => S8 / s8 [pod], |b| b as i8,
+    i16 => S16 / s16 [pod], |b| b as i16,
+    i32 => S32 / s32 [pod], |b| b as i32,
+    i64 => S64 / s64 [pod], |b| b as i64,
+    u8 => U8 / u8 [pod], |b| b as u8,
+    u16 => U16 / u16 [pod], |b| b as u16,
+    u32 => U32 / u32 [pod], |b| b as u32,
+    u64 => U64 / u64 [pod], |b| b as u64,
+    f32 => F32 / f32 [pod], |b| f32::from_bits(b as u32),
+    f64 => F64 / f64 [pod], |b| f64::from_bits(b as u64),
 }
 
 #[cfg(feature = "half")]
 element! {
-    half::bf16 => Bf16 [pod], |b| half::bf16::from_bits(b as u16),
-    half::f16 => F16 [pod], |b| half::f16::from_bits(b as u16),
+    #[cfg_attr(docsrs, doc(cfg(feature = "half")))]
+    half::bf16 => Bf16 / bf16 [pod], |b| half::bf16::from_bits(b as u16),
+    half::f16 => F16 / f16 [pod], |b| half::f16::from_bits(b as u16),
 }
 
 // The `float8` crate's two types follow NVIDIA's `__nv_fp8_e4m3` and
@@ -158,15 +153,17 @@ element! {
 // XLA's `f8e4m3fn`, and IEEE-style E5M2, XLA's `f8e5m2`.
 #[cfg(feature = "float8")]
 element! {
-    float8::F8E4M3 => F8e4m3fn [pod], |b| float8::F8E4M3::from_bits(b as u8),
-    float8::F8E5M2 => F8e5m2 [pod], |b| float8::F8E5M2::from_bits(b as u8),
+    #[cfg_attr(docsrs, doc(cfg(feature = "float8")))]
+    float8::F8E4M3 => F8e4m3fn / f8e4m3fn [pod], |b| float8::F8E4M3::from_bits(b as u8),
+    float8::F8E5M2 => F8e5m2 / f8e5m2 [pod], |b| float8::F8E5M2::from_bits(b as u8),
 }
 
 #[cfg(feature = "num-complex")]
 element! {
-    num_complex::Complex<f32> => C64 [pod],
+    #[cfg_attr(docsrs, doc(cfg(feature = "num-complex")))]
+    num_complex::Complex<f32> => C64 / c64 [pod],
         |b| num_complex::Complex::new(f32::from_bits(b as u32), f32::from_bits((b >> 32) as u32)),
-    num_complex::Complex<f64> => C128 [pod],
+    num_complex::Complex<f64> => C128 / c128 [pod],
         |b| num_complex::Complex::new(f64::from_bits(b as u64), f64::from_bits((b >> 64) as u64)),
 }
 
@@ -205,7 +202,8 @@ fn check<T: Element, const R: usize>(layout: &StaticLayout<R>, len: usize) -> Re
 /// A read-only view of a slice through a layout.
 ///
 /// ```
-/// use layout_core::{StaticLayout, View};
+/// # use layout_core as xla_layout;
+/// use xla_layout::{StaticLayout, View};
 /// let l: StaticLayout<2> = StaticLayout::parse("f32[3,5]{1,0:T(2,2)}").unwrap();
 /// let data: Vec<f32> = (0..24).map(|x| x as f32).collect();
 /// let v = View::new(l, &data).unwrap();
@@ -240,7 +238,8 @@ impl<'a, T: Element, L: RankedLayout<R>, const R: usize> View<'a, T, L, R> {
     /// are still checked here.
     ///
     /// ```
-    /// use layout_core::{StaticLayout, StaticShape, TypedLayout, ElementTag, View};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{StaticLayout, StaticShape, TypedLayout, View};
     /// # #[derive(Clone, Copy)]
     /// # struct Fig1;
     /// # impl StaticShape<2> for Fig1 {
@@ -250,7 +249,7 @@ impl<'a, T: Element, L: RankedLayout<R>, const R: usize> View<'a, T, L, R> {
     /// #     };
     /// #     fn offset(index: [usize; 2]) -> usize { Self::LAYOUT.offset(index) }
     /// # }
-    /// # impl TypedLayout for Fig1 { type Tag = ElementTag<11>; }
+    /// # impl TypedLayout for Fig1 { type Tag = xla_layout::tag::f32; }
     /// // `Fig1` as `layout! { type Fig1 = f32[3,5]{1,0:T(2,2)}; }` makes it.
     /// let data: Vec<f32> = (0..24).map(|x| x as f32).collect();
     /// let v = View::typed(Fig1, &data).unwrap();
@@ -259,7 +258,8 @@ impl<'a, T: Element, L: RankedLayout<R>, const R: usize> View<'a, T, L, R> {
     /// ```
     ///
     /// ```compile_fail
-    /// # use layout_core::{StaticLayout, StaticShape, TypedLayout, ElementTag, View};
+    /// # use layout_core as xla_layout;
+    /// # use xla_layout::{StaticLayout, StaticShape, TypedLayout, View};
     /// # #[derive(Clone, Copy)]
     /// # struct Fig1;
     /// # impl StaticShape<2> for Fig1 {
@@ -269,7 +269,7 @@ impl<'a, T: Element, L: RankedLayout<R>, const R: usize> View<'a, T, L, R> {
     /// #     };
     /// #     fn offset(index: [usize; 2]) -> usize { Self::LAYOUT.offset(index) }
     /// # }
-    /// # impl TypedLayout for Fig1 { type Tag = ElementTag<11>; }
+    /// # impl TypedLayout for Fig1 { type Tag = xla_layout::tag::f32; }
     /// let _ = View::typed(Fig1, &[0.0f64; 24]); // f64 is not f32
     /// ```
     ///
@@ -304,13 +304,34 @@ impl<'a, T: Element, L: RankedLayout<R>, const R: usize> View<'a, T, L, R> {
     }
 
     /// The elements in logical order (last dimension fastest).
+    ///
+    /// ```
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{StaticLayout, View};
+    /// let l: StaticLayout<2> = StaticLayout::parse("s32[2,3]{0,1}").unwrap();
+    /// let v = View::new(l, &[1, 4, 2, 5, 3, 6][..]).unwrap(); // column-major
+    /// assert!(v.iter().copied().eq([1, 2, 3, 4, 5, 6]));
+    /// ```
     pub fn iter(&self) -> impl Iterator<Item = &'a T> + '_ {
         LogicalIndices::new(self.layout.tables().dims())
             .map(move |i| &self.data[self.layout.offset_of(i)])
     }
 
     /// `(index, element)` in memory order, skipping padding slots (no
-    /// division per element; see [`StaticLayout::memory_order`]).
+    /// division per element; see [`StaticLayout::memory_order`]): the
+    /// fastest walk over a tiled array.
+    ///
+    /// ```
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{StaticLayout, View};
+    /// // 2x2 tiles: memory holds (0,0) (0,1) (1,0) (1,1), then (0,2) ...
+    /// let l: StaticLayout<2> = StaticLayout::parse("f32[2,3]{1,0:T(2,2)}").unwrap();
+    /// let data: Vec<f32> = (0..8).map(|x| x as f32).collect(); // 2 slots are padding
+    /// let v = View::new(l, &data).unwrap();
+    /// let walk: Vec<([usize; 2], f32)> = v.iter_memory_order().map(|(i, x)| (i, *x)).collect();
+    /// assert_eq!(walk[..3], [([0, 0], 0.0), ([0, 1], 1.0), ([1, 0], 2.0)]);
+    /// assert_eq!(walk[4..], [([0, 2], 4.0), ([1, 2], 6.0)]);
+    /// ```
     pub fn iter_memory_order(&self) -> impl Iterator<Item = ([usize; R], &'a T)> + '_ {
         self.layout
             .tables()
@@ -334,7 +355,8 @@ impl<T: Element, L: RankedLayout<R>, const R: usize> Index<[usize; R]> for View<
 /// A mutable view of a slice through a layout.
 ///
 /// ```
-/// use layout_core::{StaticLayout, ViewMut};
+/// # use layout_core as xla_layout;
+/// use xla_layout::{StaticLayout, ViewMut};
 /// let l: StaticLayout<2> = StaticLayout::parse("s32[2,3]{0,1}").unwrap();
 /// let mut data = [0i32; 6];
 /// let mut v = ViewMut::new(l, &mut data).unwrap();
@@ -368,7 +390,8 @@ impl<'a, T: Element, L: RankedLayout<R>, const R: usize> ViewMut<'a, T, L, R> {
     /// (see [`View::typed`]).
     ///
     /// ```
-    /// use layout_core::{StaticLayout, StaticShape, TypedLayout, ElementTag, ViewMut};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{StaticLayout, StaticShape, TypedLayout, ViewMut};
     /// # #[derive(Clone, Copy)]
     /// # struct ColMajor;
     /// # impl StaticShape<2> for ColMajor {
@@ -378,7 +401,7 @@ impl<'a, T: Element, L: RankedLayout<R>, const R: usize> ViewMut<'a, T, L, R> {
     /// #     };
     /// #     fn offset(index: [usize; 2]) -> usize { Self::LAYOUT.offset(index) }
     /// # }
-    /// # impl TypedLayout for ColMajor { type Tag = ElementTag<4>; }
+    /// # impl TypedLayout for ColMajor { type Tag = xla_layout::tag::s32; }
     /// // `ColMajor` as `layout! { type ColMajor = s32[2,3]{0,1}; }` makes it.
     /// let mut data = [0i32; 6];
     /// ViewMut::typed(ColMajor, &mut data).unwrap()[[1, 0]] = 7;
@@ -422,6 +445,51 @@ impl<'a, T: Element, L: RankedLayout<R>, const R: usize> ViewMut<'a, T, L, R> {
         self.data
     }
 
+    /// The elements in logical order (last dimension fastest).
+    pub fn iter(&self) -> impl Iterator<Item = &T> + '_ {
+        LogicalIndices::new(self.layout.tables().dims())
+            .map(move |i| &self.data[self.layout.offset_of(i)])
+    }
+
+    /// `(index, element)` in memory order, skipping padding slots; as
+    /// [`View::iter_memory_order`].
+    pub fn iter_memory_order(&self) -> impl Iterator<Item = ([usize; R], &T)> + '_ {
+        self.layout
+            .tables()
+            .memory_order()
+            .map(move |(i, o)| (i, &self.data[o]))
+    }
+
+    /// `(index, element)` in memory order, the elements writable, skipping
+    /// padding slots: the fastest way to fill a tiled array from its
+    /// indices ([`ViewMut::for_each_mut`] goes in logical order).
+    ///
+    /// ```
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{StaticLayout, ViewMut};
+    /// let l: StaticLayout<2> = StaticLayout::parse("s32[2,3]{1,0:T(2,2)}").unwrap();
+    /// let mut data = [-1i32; 8]; // 2 slots of padding
+    /// let mut v = ViewMut::new(l, &mut data).unwrap();
+    /// for ([r, c], x) in v.iter_memory_order_mut() {
+    ///     *x = (10 * r + c) as i32;
+    /// }
+    /// assert!(v.iter().copied().eq([0, 1, 2, 10, 11, 12]));
+    /// assert_eq!(data, [0, 1, 10, 11, 2, -1, 12, -1]); // the padding is untouched
+    /// ```
+    pub fn iter_memory_order_mut(&mut self) -> impl Iterator<Item = ([usize; R], &mut T)> + '_ {
+        // Memory order visits each slot once, at ascending offsets, so each
+        // element is split off the front of what is left of the slice.
+        let mut rest: &mut [T] = &mut *self.data;
+        let mut start = 0;
+        self.layout.tables().memory_order().map(move |(i, o)| {
+            let (upto, tail) = core::mem::take(&mut rest).split_at_mut(o + 1 - start);
+            rest = tail;
+            start = o + 1;
+            let last = upto.len() - 1; // `o` itself: `upto` is never empty
+            (i, &mut upto[last])
+        })
+    }
+
     /// Calls `f` with every logical index and its element, in logical order.
     pub fn for_each_mut(&mut self, mut f: impl FnMut([usize; R], &mut T)) {
         for i in LogicalIndices::new(self.layout.tables().dims()) {
@@ -457,7 +525,8 @@ impl<T: Element, L: RankedLayout<R>, const R: usize> IndexMut<[usize; R]> for Vi
 /// Every index of a shape in logical order (last dimension fastest).
 ///
 /// ```
-/// use layout_core::LogicalIndices;
+/// # use layout_core as xla_layout;
+/// use xla_layout::LogicalIndices;
 /// let all: Vec<[usize; 2]> = LogicalIndices::new([2, 2]).collect();
 /// assert_eq!(all, [[0, 0], [0, 1], [1, 0], [1, 1]]);
 /// assert_eq!(LogicalIndices::new([]).count(), 1);

@@ -19,7 +19,8 @@ use crate::model::source::SourceMap;
 /// and printing; it has no offsets, sizes or plans.
 ///
 /// ```
-/// use layout_core::{parse_array_unvalidated, ErrorKind};
+/// # use layout_core as xla_layout;
+/// use xla_layout::{parse_array_unvalidated, ErrorKind};
 /// let raw = parse_array_unvalidated("f32[3,5]{1,0:T(0,2)}").unwrap();
 /// assert_eq!(raw.to_string(), "f32[3,5]{1,0:T(0,2)}");
 /// assert_eq!(raw.validate().unwrap_err().kind(), ErrorKind::ZeroTileEntry);
@@ -28,7 +29,8 @@ use crate::model::source::SourceMap;
 /// The plain accessors read what was parsed:
 ///
 /// ```
-/// use layout_core::{parse_array_unvalidated, Dim, ElementType};
+/// # use layout_core as xla_layout;
+/// use xla_layout::{parse_array_unvalidated, Dim, ElementType};
 /// let raw = parse_array_unvalidated("f32[3,5]{1,0:T(0,2)}").unwrap();
 /// assert_eq!(raw.element_type(), ElementType::F32);
 /// assert_eq!(raw.rank(), 2);
@@ -65,7 +67,8 @@ impl UncheckedArray {
     /// [`ArrayShape::new`], which does) for the rules.
     ///
     /// ```
-    /// use layout_core::{Dim, ElementType, UncheckedArray};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{Dim, ElementType, UncheckedArray};
     /// let s = UncheckedArray::new(ElementType::F32, &[Dim::Static(2), Dim::Bounded(3)]).unwrap();
     /// assert_eq!(s.to_string(), "f32[2,<=3]{1,0}");
     /// ```
@@ -91,7 +94,8 @@ impl UncheckedArray {
     /// is dropped).
     ///
     /// ```
-    /// use layout_core::{parse_array_unvalidated, Layout};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array_unvalidated, Layout};
     /// let raw = parse_array_unvalidated("f32[3,5]{1,0:T(0,2)}").unwrap();
     /// let fixed = raw.with_layout(Layout::descending(2)); // drops the bad tile
     /// assert_eq!(fixed.validate().unwrap().to_string(), "f32[3,5]{1,0}");
@@ -108,7 +112,8 @@ impl UncheckedArray {
     /// its dimension is only caught by validation.
     ///
     /// ```
-    /// use layout_core::{parse_array_unvalidated, ErrorKind, PaddingValue};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array_unvalidated, ErrorKind, PaddingValue};
     /// let raw = parse_array_unvalidated("f32[2,3]{0,1}").unwrap();
     /// let padded = raw.with_legacy_padding(&[3, 5], PaddingValue::Zero).unwrap();
     /// assert_eq!(padded.validate().unwrap().allocated_elements(), Ok(15));
@@ -162,7 +167,8 @@ impl UncheckedArray {
     /// Legacy padding, if any.
     ///
     /// ```
-    /// use layout_core::{parse_array_unvalidated, PaddingValue};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array_unvalidated, PaddingValue};
     /// let raw = parse_array_unvalidated("f32[2,3]{0,1}").unwrap();
     /// assert!(raw.legacy_padding().is_none());
     /// let raw = raw.with_legacy_padding(&[3, 5], PaddingValue::One).unwrap();
@@ -177,7 +183,8 @@ impl UncheckedArray {
     /// Where the parts of this shape were in the parsed text.
     ///
     /// ```
-    /// use layout_core::parse_array_unvalidated;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::parse_array_unvalidated;
     /// let text = "f32[3,<=5]{1,0}";
     /// let raw = parse_array_unvalidated(text).unwrap();
     /// assert_eq!(&text[raw.source_map().dim(1).range()], "<=5");
@@ -189,7 +196,8 @@ impl UncheckedArray {
     /// Number of `?` (unbounded) dimensions.
     ///
     /// ```
-    /// use layout_core::parse_array_unvalidated;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::parse_array_unvalidated;
     /// let raw = parse_array_unvalidated("f32[?,3,?]").unwrap();
     /// assert_eq!(raw.unbounded_count(), 2);
     /// ```
@@ -214,7 +222,8 @@ impl UncheckedArray {
 /// the text had none, exactly as XLA's parser fills it in.
 ///
 /// ```
-/// use layout_core::parse_array;
+/// # use layout_core as xla_layout;
+/// use xla_layout::parse_array;
 /// let s = parse_array("f32[3,5]{1,0:T(2,2)}").unwrap();
 /// assert_eq!(s.rank(), 2);
 /// assert_eq!(s.offset(&[2, 3]), Ok(17));
@@ -226,7 +235,8 @@ impl UncheckedArray {
 /// The plain accessors:
 ///
 /// ```
-/// use layout_core::{parse_array, Dim, ElementType};
+/// # use layout_core as xla_layout;
+/// use xla_layout::{parse_array, Dim, ElementType};
 /// let s = parse_array("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}").unwrap();
 /// assert_eq!(s.element_type(), ElementType::Bf16);
 /// assert_eq!(s.rank(), 4);
@@ -249,7 +259,8 @@ impl ArrayShape {
     /// The same data, unchecked, to edit and validate again.
     ///
     /// ```
-    /// use layout_core::{parse_array, Layout};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array, Layout};
     /// let s = parse_array("f32[2,3]").unwrap();
     /// let t = s.into_unchecked().with_layout(Layout::ascending(2)).validate().unwrap();
     /// assert_eq!(t.to_string(), "f32[2,3]{0,1}");
@@ -281,7 +292,8 @@ impl ArrayShape {
     /// Legacy padding, if set with [`ArrayShape::with_legacy_padding`].
     ///
     /// ```
-    /// use layout_core::{parse_array, PaddingValue};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array, PaddingValue};
     /// let s = parse_array("f32[2,3]{0,1}").unwrap();
     /// assert!(s.legacy_padding().is_none());
     /// let s = s.with_legacy_padding(&[3, 5], PaddingValue::Zero).unwrap();
@@ -295,7 +307,8 @@ impl ArrayShape {
     /// empty for a shape built in code).
     ///
     /// ```
-    /// use layout_core::{parse_array, ArrayShape, Dim, ElementType, Span};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array, ArrayShape, Dim, ElementType, Span};
     /// let text = "bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}";
     /// let s = parse_array(text).unwrap();
     /// assert_eq!(&text[s.source_map().element_type().range()], "bf16");
@@ -309,7 +322,8 @@ impl ArrayShape {
     /// `true` if any dimension is `<=N` or `?`.
     ///
     /// ```
-    /// use layout_core::parse_array;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::parse_array;
     /// assert!(parse_array("f32[3,<=5]").unwrap().is_dynamic());
     /// assert!(!parse_array("f32[3,5]").unwrap().is_dynamic());
     /// ```
@@ -327,7 +341,8 @@ impl ArrayShape {
     /// `true` if any dimension is `?`.
     ///
     /// ```
-    /// use layout_core::parse_array;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::parse_array;
     /// assert!(parse_array("f32[3,<=5,?]").unwrap().has_unbounded_dims());
     /// assert!(!parse_array("f32[3,<=5]").unwrap().has_unbounded_dims());
     /// ```
@@ -339,7 +354,8 @@ impl ArrayShape {
     /// [`ArrayShape::with_extents`] takes.
     ///
     /// ```
-    /// use layout_core::parse_array;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::parse_array;
     /// let s = parse_array("f32[?,<=5,?]").unwrap();
     /// assert_eq!(s.unbounded_count(), 2);
     /// assert_eq!(s.with_extents(&[4, 6]).unwrap().to_string(), "f32[4,<=5,6]{2,1,0}");
@@ -352,7 +368,8 @@ impl ArrayShape {
     /// at their bound; 1 for scalars). `?` dims are an error.
     ///
     /// ```
-    /// use layout_core::parse_array;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::parse_array;
     /// assert_eq!(parse_array("s32[3,0,5]").unwrap().element_count(), Ok(0));
     /// assert_eq!(parse_array("s32[<=3,5]").unwrap().element_count(), Ok(15));
     /// ```
@@ -388,7 +405,8 @@ impl ArrayShape {
     /// Bits per stored element: `E(n)` when set, else the byte width x 8.
     ///
     /// ```
-    /// use layout_core::parse_array;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::parse_array;
     /// assert_eq!(parse_array("s4[8]{0:E(4)}").unwrap().element_size_in_bits(), 4);
     /// assert_eq!(parse_array("s4[8]").unwrap().element_size_in_bits(), 8);
     /// assert_eq!(parse_array("bf16[8]").unwrap().element_size_in_bits(), 16);
@@ -405,7 +423,8 @@ impl ArrayShape {
     /// `ShapeUtil::TrueNumDimensions`: the number of dimensions not of size 1.
     ///
     /// ```
-    /// use layout_core::parse_array;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::parse_array;
     /// assert_eq!(parse_array("f32[2,1,1]").unwrap().true_rank(), 1);
     /// assert_eq!(parse_array("f32[3,0,1]").unwrap().true_rank(), 2);
     /// ```
@@ -425,7 +444,8 @@ impl ArrayShape {
     /// from the end (`-1` is the last dimension).
     ///
     /// ```
-    /// use layout_core::parse_array;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::parse_array;
     /// let s = parse_array("f32[2,3]").unwrap();
     /// assert_eq!(s.dimension_number(-1), Ok(1));
     /// assert_eq!(s.dimension_number(-2), Ok(0));
@@ -451,7 +471,8 @@ impl ArrayShape {
     /// `ShapeUtil::GetDimension`: the dimension at a possibly negative number.
     ///
     /// ```
-    /// use layout_core::{parse_array, Dim};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array, Dim};
     /// let s = parse_array("f32[1,2,3,4]").unwrap();
     /// assert_eq!(s.dim(-1), Ok(Dim::Static(4)));
     /// ```
@@ -467,7 +488,8 @@ impl ArrayShape {
     /// or out of range.
     ///
     /// ```
-    /// use layout_core::parse_array;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::parse_array;
     /// let s = parse_array("f32[2,3,4]").unwrap();
     /// assert_eq!(s.dimension_letter(0), Some('z'));
     /// assert_eq!(s.dimension_letter(2), Some('x'));
@@ -488,7 +510,8 @@ impl ArrayShape {
     /// The logical dimension written with `letter` (`x`, `y`, `z`, `p`).
     ///
     /// ```
-    /// use layout_core::parse_array;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::parse_array;
     /// let s = parse_array("f32[2,3,4]").unwrap();
     /// assert_eq!(s.dimension_of_letter('y'), Some(1));
     /// assert_eq!(s.dimension_of_letter('p'), None);

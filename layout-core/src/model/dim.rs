@@ -7,7 +7,8 @@ use crate::base::limits::{COMBINE_ENTRY as COMBINE, MAX_RANK};
 /// One dimension of an array shape.
 ///
 /// ```
-/// use layout_core::{parse_array, Dim};
+/// # use layout_core as xla_layout;
+/// use xla_layout::{parse_array, Dim};
 /// let s = parse_array("f32[3,<=8,?]").unwrap();
 /// assert_eq!(s.dims(), &[Dim::Static(3), Dim::Bounded(8), Dim::Unbounded]);
 /// assert_eq!(Dim::Bounded(8).layout_size(), Some(8));
@@ -26,7 +27,8 @@ impl Dim {
     /// The size the layout uses: the static size or the bound; `None` for `?`.
     ///
     /// ```
-    /// use layout_core::Dim;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::Dim;
     /// assert_eq!(Dim::Static(1280).layout_size(), Some(1280));
     /// assert_eq!(Dim::Bounded(8).layout_size(), Some(8));
     /// assert_eq!(Dim::Unbounded.layout_size(), None);
@@ -41,7 +43,8 @@ impl Dim {
     /// `true` for `<=N` and `?`.
     ///
     /// ```
-    /// use layout_core::Dim;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::Dim;
     /// assert!(Dim::Bounded(8).is_dynamic());
     /// assert!(Dim::Unbounded.is_dynamic());
     /// assert!(!Dim::Static(8).is_dynamic());
@@ -55,7 +58,8 @@ impl Dim {
 /// minor one before tiling).
 ///
 /// ```
-/// use layout_core::{parse_array, TileDim};
+/// # use layout_core as xla_layout;
+/// use xla_layout::{parse_array, TileDim};
 /// let s = parse_array("bf16[2,3,1004]{2,1,0:T(2,*,128)}").unwrap();
 /// let t = s.layout().tile(0).unwrap();
 /// let entries: Vec<TileDim> = (0..t.len()).filter_map(|i| t.get(i)).collect();
@@ -72,7 +76,8 @@ pub enum TileDim {
 /// One tile level of a layout, major-to-minor entries.
 ///
 /// ```
-/// use layout_core::{parse_array, TileDim};
+/// # use layout_core as xla_layout;
+/// use xla_layout::{parse_array, TileDim};
 /// let s = parse_array("bf16[2,3,1004]{2,1,0:T(2,*,128)}").unwrap();
 /// let t = s.layout().tile(0).unwrap();
 /// assert_eq!(t.len(), 3);
@@ -113,7 +118,8 @@ impl<'a> Tile<'a> {
     /// The raw entries; `*` is stored as `i64::MIN`, as XLA does.
     ///
     /// ```
-    /// use layout_core::parse_array;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::parse_array;
     /// let s = parse_array("bf16[2,3,1004]{2,1,0:T(2,*,128)}").unwrap();
     /// assert_eq!(s.layout().tile(0).unwrap().raw(), &[2, i64::MIN, 128]);
     /// ```
@@ -127,7 +133,8 @@ pub use crate::base::element::PaddingValue;
 /// Legacy per-dimension padding (`padded_dimensions` + `padding_value`).
 ///
 /// ```
-/// use layout_core::{parse_array, PaddingValue};
+/// # use layout_core as xla_layout;
+/// use xla_layout::{parse_array, PaddingValue};
 /// let s = parse_array("f32[2,3]{0,1}").unwrap()
 ///     .with_legacy_padding(&[3, 5], PaddingValue::Zero).unwrap();
 /// let p = s.legacy_padding().unwrap();
@@ -146,7 +153,8 @@ impl LegacyPadding {
     /// entries (at most [`MAX_RANK`]; pass the shape's rank).
     ///
     /// ```
-    /// use layout_core::{parse_array, PaddingValue};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array, PaddingValue};
     /// let s = parse_array("f32[2,3]{0,1}").unwrap()
     ///     .with_legacy_padding(&[3, 5], PaddingValue::Zero).unwrap();
     /// assert_eq!(s.legacy_padding().unwrap().padded_dimensions(s.rank()), &[3, 5]);

@@ -7,7 +7,8 @@ use crate::base::limits::{MAX_PHYSICAL_RANK, MAX_RANK};
 /// A multi-index: up to [`MAX_RANK`] coordinates, dimension 0 first.
 ///
 /// ```
-/// use layout_core::{parse_array, Index};
+/// # use layout_core as xla_layout;
+/// use xla_layout::{parse_array, Index};
 /// let s = parse_array("f32[10,20]{0,1}").unwrap();
 /// let i: Index = s.index_of(53).unwrap();
 /// assert_eq!(i.as_slice(), &[3, 5]);
@@ -22,7 +23,8 @@ impl Index {
     /// The all-zeros index of the given rank (clamped to [`MAX_RANK`]).
     ///
     /// ```
-    /// use layout_core::{Index, MAX_RANK};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{Index, MAX_RANK};
     /// assert_eq!(Index::zeros(3).as_slice(), &[0, 0, 0]);
     /// assert_eq!(Index::zeros(100).as_slice().len(), MAX_RANK);
     /// ```
@@ -40,7 +42,8 @@ impl Index {
     /// The coordinates, dimension 0 first.
     ///
     /// ```
-    /// use layout_core::parse_array;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::parse_array;
     /// let s = parse_array("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}").unwrap();
     /// assert_eq!(s.index_of(63_048_281).unwrap().as_slice(), &[3, 0, 13, 300]);
     /// ```
@@ -51,7 +54,8 @@ impl Index {
     /// The coordinates, mutably.
     ///
     /// ```
-    /// use layout_core::{parse_array, Index};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array, Index};
     /// let s = parse_array("f32[3,5]{1,0:T(2,2)}").unwrap();
     /// let mut i = Index::zeros(2);
     /// i.as_mut_slice().copy_from_slice(&[2, 3]);
@@ -65,7 +69,8 @@ impl Index {
 /// A physical shape: sizes major to minor, as produced by a tile level.
 ///
 /// ```
-/// use layout_core::parse_array;
+/// # use layout_core as xla_layout;
+/// use xla_layout::parse_array;
 /// let s = parse_array("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)}").unwrap();
 /// assert_eq!(s.physical_shape(0).unwrap().as_slice(), &[1, 8, 1280, 16384]);
 /// assert_eq!(s.physical_shape(1).unwrap().as_slice(), &[1, 8, 160, 128, 8, 128]);
@@ -81,7 +86,8 @@ impl PhysicalShape {
     /// A physical shape from sizes (at most [`MAX_PHYSICAL_RANK`] are kept).
     ///
     /// ```
-    /// use layout_core::PhysicalShape;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::PhysicalShape;
     /// let p = PhysicalShape::from_slice(&[2, 3, 2, 2]);
     /// assert_eq!(p.len(), 4);
     /// assert_eq!(p.as_slice(), &[2, 3, 2, 2]);
@@ -117,7 +123,8 @@ impl PhysicalShape {
     /// Product of the sizes (checked): `None` on overflow.
     ///
     /// ```
-    /// use layout_core::{parse_array, PhysicalShape};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array, PhysicalShape};
     /// let s = parse_array("f32[3,5]{1,0:T(2,2)}").unwrap();
     /// // Two by three tiles of 2x2: the 24 allocated elements.
     /// assert_eq!(s.tiled_shape().unwrap().product(), Some(24));
@@ -139,7 +146,8 @@ impl PhysicalShape {
     /// Row-major strides (in elements) of this shape.
     ///
     /// ```
-    /// use layout_core::parse_array;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::parse_array;
     /// let s = parse_array("f32[3,5]{1,0:T(2,2)}").unwrap();
     /// let tiled = s.tiled_shape().unwrap();
     /// assert_eq!(tiled.as_slice(), &[2, 3, 2, 2]);

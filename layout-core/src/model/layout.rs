@@ -17,7 +17,8 @@ use crate::model::dim::{Tile, TileDim};
 /// rule.
 ///
 /// ```
-/// use layout_core::parse_array;
+/// # use layout_core as xla_layout;
+/// use xla_layout::parse_array;
 /// let s = parse_array("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}").unwrap();
 /// let l = s.layout();
 /// assert_eq!(l.minor_to_major(), &[3, 2, 0, 1]);
@@ -70,7 +71,8 @@ impl Layout {
     /// Ranks above [`MAX_RANK`] are clamped to it.
     ///
     /// ```
-    /// use layout_core::Layout;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::Layout;
     /// assert_eq!(Layout::descending(3).minor_to_major(), &[2, 1, 0]);
     /// assert_eq!(Layout::descending(0).to_string(), "{}");
     /// ```
@@ -89,7 +91,8 @@ impl Layout {
     /// `minor_to_major = [0, ..., rank-1]` (column-major).
     ///
     /// ```
-    /// use layout_core::Layout;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::Layout;
     /// assert_eq!(Layout::ascending(5).to_string(), "{0,1,2,3,4}");
     /// ```
     pub const fn ascending(rank: usize) -> Layout {
@@ -108,7 +111,8 @@ impl Layout {
     /// `CapacityExceeded` beyond [`MAX_RANK`] entries.
     ///
     /// ```
-    /// use layout_core::Layout;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::Layout;
     /// let l = Layout::from_minor_to_major(&[0, 2, 1]).unwrap();
     /// assert_eq!(l.to_string(), "{0,2,1}");
     /// ```
@@ -129,7 +133,8 @@ impl Layout {
     /// `MakeLayoutFromMajorToMinor`: the reverse of `major_to_minor`.
     ///
     /// ```
-    /// use layout_core::Layout;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::Layout;
     /// let l = Layout::from_major_to_minor(&[1, 2, 0]).unwrap();
     /// assert_eq!(l.minor_to_major(), &[0, 2, 1]);
     /// ```
@@ -150,7 +155,8 @@ impl Layout {
     /// Adds a tile level (entries major to minor; [`TileDim::Combine`] for `*`).
     ///
     /// ```
-    /// use layout_core::{Layout, TileDim::Size};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{Layout, TileDim::Size};
     /// let l = Layout::descending(2).with_tile(&[Size(8), Size(128)]).unwrap()
     ///     .with_tile(&[Size(2), Size(1)]).unwrap();
     /// assert_eq!(l.to_string(), "{1,0:T(8,128)(2,1)}");
@@ -211,7 +217,8 @@ impl Layout {
     /// Adds a split config `(dim:indices...)`.
     ///
     /// ```
-    /// use layout_core::Layout;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::Layout;
     /// let l = Layout::descending(2).with_split(0, &[10]).unwrap().with_split(1, &[4, 5]).unwrap();
     /// assert_eq!(l.to_string(), "{1,0:SC(0:10)(1:4,5)}");
     /// ```
@@ -365,7 +372,8 @@ impl Layout {
     /// position `p` counted from the major end.
     ///
     /// ```
-    /// use layout_core::Layout;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::Layout;
     /// let l = Layout::from_minor_to_major(&[3, 0, 2, 1]).unwrap();
     /// assert_eq!(l.major(0), Some(1));
     /// assert_eq!(l.minor(0), Some(3));
@@ -428,7 +436,8 @@ impl Layout {
     /// `MoveDimToMajor`: moves logical `dim` to the most major position.
     ///
     /// ```
-    /// use layout_core::Layout;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::Layout;
     /// let l = Layout::descending(3);
     /// assert_eq!(l.move_dim_to_major(1).minor_to_major(), &[2, 0, 1]);
     /// assert_eq!(l.move_dim_to_major(0).minor_to_major(), &[2, 1, 0]);
@@ -458,7 +467,8 @@ impl Layout {
     /// positions of `minor_to_major` (in any order).
     ///
     /// ```
-    /// use layout_core::Layout;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::Layout;
     /// let l = Layout::from_minor_to_major(&[0, 2, 1]).unwrap();
     /// assert!(l.are_dimensions_consecutive(&[2, 0]));
     /// assert!(!l.are_dimensions_consecutive(&[0, 1]));

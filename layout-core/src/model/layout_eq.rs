@@ -9,7 +9,8 @@ use crate::model::layout::Layout;
 /// `Layout::Equal()` does; each `ignore_*` method leaves one more part out.
 ///
 /// ```
-/// use layout_core::{parse_array, LayoutEq};
+/// # use layout_core as xla_layout;
+/// use xla_layout::{parse_array, LayoutEq};
 /// let a = *parse_array("f32[8,128]{1,0:T(8,128)S(1)}").unwrap().layout();
 /// let b = *parse_array("f32[8,128]{1,0:T(8,128)}").unwrap().layout();
 /// let c = *parse_array("f32[8,128]{1,0}").unwrap().layout();
@@ -54,7 +55,8 @@ impl LayoutEq {
     /// Leave the tiles `T(...)` out.
     ///
     /// ```
-    /// use layout_core::{Layout, LayoutEq, TileDim};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{Layout, LayoutEq, TileDim};
     /// let tiled = Layout::descending(2).with_tile(&[TileDim::Size(8), TileDim::Size(128)]).unwrap();
     /// assert!(LayoutEq::XLA.ignore_tiles().eq(&tiled, &Layout::descending(2)));
     /// ```
@@ -67,7 +69,8 @@ impl LayoutEq {
     /// Leave the tail padding alignment `L(n)` out.
     ///
     /// ```
-    /// use layout_core::{Layout, LayoutEq};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{Layout, LayoutEq};
     /// let padded = Layout::descending(1).with_tail_padding(128);
     /// assert!(!LayoutEq::XLA.eq(&padded, &Layout::descending(1)));
     /// assert!(LayoutEq::XLA.ignore_tail_padding().eq(&padded, &Layout::descending(1)));
@@ -81,7 +84,8 @@ impl LayoutEq {
     /// Leave the element size `E(n)` out.
     ///
     /// ```
-    /// use layout_core::{Layout, LayoutEq};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{Layout, LayoutEq};
     /// let packed = Layout::descending(1).with_element_size_in_bits(4);
     /// assert!(LayoutEq::XLA.ignore_element_size().eq(&packed, &Layout::descending(1)));
     /// ```
@@ -94,7 +98,8 @@ impl LayoutEq {
     /// Leave the memory space `S(n)` out.
     ///
     /// ```
-    /// use layout_core::{Layout, LayoutEq};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{Layout, LayoutEq};
     /// let host = Layout::descending(2).with_memory_space(5);
     /// assert!(LayoutEq::XLA.ignore_memory_space().eq(&host, &Layout::descending(2)));
     /// ```
@@ -107,7 +112,8 @@ impl LayoutEq {
     /// Leave the split configs `SC(...)` out.
     ///
     /// ```
-    /// use layout_core::{Layout, LayoutEq};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{Layout, LayoutEq};
     /// let split = Layout::descending(1).with_split(0, &[4]).unwrap();
     /// assert!(!LayoutEq::XLA.eq(&split, &Layout::descending(1)));
     /// assert!(LayoutEq::XLA.ignore_split_configs().eq(&split, &Layout::descending(1)));
@@ -121,7 +127,8 @@ impl LayoutEq {
     /// Leave the sparse index type `#(...)` out.
     ///
     /// ```
-    /// use layout_core::{parse_array_unvalidated, LayoutEq};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array_unvalidated, LayoutEq};
     /// let a = *parse_array_unvalidated("f32[4]{0:#(u16)}").unwrap().layout();
     /// let b = *parse_array_unvalidated("f32[4]{0}").unwrap().layout();
     /// assert!(LayoutEq::XLA.ignore_index_type().eq(&a, &b));
@@ -135,7 +142,8 @@ impl LayoutEq {
     /// Leave the sparse pointer type `*(...)` out.
     ///
     /// ```
-    /// use layout_core::{parse_array_unvalidated, LayoutEq};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array_unvalidated, LayoutEq};
     /// let a = *parse_array_unvalidated("f32[4]{0:*(u16)}").unwrap().layout();
     /// let b = *parse_array_unvalidated("f32[4]{0}").unwrap().layout();
     /// assert!(!LayoutEq::XLA.eq(&a, &b));
@@ -151,7 +159,8 @@ impl LayoutEq {
     /// stored here).
     ///
     /// ```
-    /// use layout_core::{parse_array_unvalidated, LayoutEq};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array_unvalidated, LayoutEq};
     /// let a = *parse_array_unvalidated("f32[4]{0:P(s32[10]{0})}").unwrap().layout();
     /// let b = *parse_array_unvalidated("f32[4]{0}").unwrap().layout();
     /// assert!(!LayoutEq::XLA.eq(&a, &b));
@@ -166,7 +175,8 @@ impl LayoutEq {
     /// Compare `minor_to_major` alone (XLA's `MinorToMajorOnly()`).
     ///
     /// ```
-    /// use layout_core::{parse_array, LayoutEq};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array, LayoutEq};
     /// let a = *parse_array("s4[64,128]{1,0:T(8,128)(2,1)L(1024)E(4)S(1)SC(0:32)}").unwrap().layout();
     /// let b = *parse_array("s4[64,128]{1,0}").unwrap().layout();
     /// let c = *parse_array("s4[64,128]{0,1}").unwrap().layout();
@@ -191,7 +201,8 @@ impl LayoutEq {
     /// `minor_to_major` is always compared; `M(n)` never is.
     ///
     /// ```
-    /// use layout_core::{parse_array, LayoutEq};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array, LayoutEq};
     /// let a = *parse_array("f32[?,4]{1,0:M(8)}").unwrap().layout();
     /// let b = *parse_array("f32[?,4]{1,0}").unwrap().layout();
     /// assert!(LayoutEq::XLA.eq(&a, &b));
@@ -232,7 +243,8 @@ impl Layout {
     /// ([`LayoutEq::XLA`]; `==` compares `M(n)` too).
     ///
     /// ```
-    /// use layout_core::{parse_array, Layout};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array, Layout};
     /// let a = *parse_array("f32[?,4]{1,0:T(2,2)M(8)}").unwrap().layout();
     /// let b = *parse_array("f32[?,4]{1,0:T(2,2)}").unwrap().layout();
     /// assert!(a.equal(&b));

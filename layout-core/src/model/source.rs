@@ -7,7 +7,8 @@ use crate::base::limits::{MAX_RANK, MAX_SPLIT_CONFIGS, MAX_TILES, MAX_TILE_ENTRI
 /// The layout attribute letters, in XLA's fixed order.
 ///
 /// ```
-/// use layout_core::{parse_array, Attr};
+/// # use layout_core as xla_layout;
+/// use xla_layout::{parse_array, Attr};
 /// let text = "bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}";
 /// let map = *parse_array(text).unwrap().source_map();
 /// assert_eq!(&text[map.attr(Attr::MemorySpace).range()], "S(1)");
@@ -41,7 +42,8 @@ impl Attr {
     /// How the attribute is written.
     ///
     /// ```
-    /// use layout_core::Attr;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::Attr;
     /// assert_eq!(Attr::SplitConfigs.letter(), "SC");
     /// assert_eq!(Attr::TailPadding.letter(), "L");
     /// ```
@@ -68,7 +70,8 @@ pub(crate) const ATTR_COUNT: usize = 10;
 /// two shapes are equal when their values are, wherever they were written.
 ///
 /// ```
-/// use layout_core::parse_array;
+/// # use layout_core as xla_layout;
+/// use xla_layout::parse_array;
 /// let text = "bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}";
 /// let map = *parse_array(text).unwrap().source_map();
 /// assert_eq!(&text[map.dim(2).range()], "1280");
@@ -107,7 +110,8 @@ impl SourceMap {
     /// The whole shape's text.
     ///
     /// ```
-    /// use layout_core::parse_array;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::parse_array;
     /// let text = "bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}";
     /// let map = *parse_array(text).unwrap().source_map();
     /// assert_eq!(map.whole().range(), 0..text.len());
@@ -119,7 +123,8 @@ impl SourceMap {
     /// The element type name.
     ///
     /// ```
-    /// use layout_core::parse_array;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::parse_array;
     /// let text = "bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}";
     /// let map = *parse_array(text).unwrap().source_map();
     /// assert_eq!(&text[map.element_type().range()], "bf16");
@@ -131,7 +136,8 @@ impl SourceMap {
     /// Dimension `i` (`3`, `<=8`, `?`); empty past the rank.
     ///
     /// ```
-    /// use layout_core::parse_array;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::parse_array;
     /// let text = "f32[3,<=8,?]";
     /// let map = *parse_array(text).unwrap().source_map();
     /// assert_eq!(&text[map.dim(1).range()], "<=8");
@@ -148,7 +154,8 @@ impl SourceMap {
     /// The layout `{...}`, braces included (empty if none was written).
     ///
     /// ```
-    /// use layout_core::parse_array;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::parse_array;
     /// let text = "bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}";
     /// let map = *parse_array(text).unwrap().source_map();
     /// assert_eq!(&text[map.layout().range()], "{3,2,0,1:T(8,128)(2,1)S(1)}");
@@ -161,7 +168,8 @@ impl SourceMap {
     /// Entry `i` of `minor_to_major`.
     ///
     /// ```
-    /// use layout_core::parse_array;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::parse_array;
     /// let text = "bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}";
     /// let map = *parse_array(text).unwrap().source_map();
     /// assert_eq!(map.minor_to_major(1).range(), 23..24);
@@ -178,7 +186,8 @@ impl SourceMap {
     /// Tile level `i`, parentheses included.
     ///
     /// ```
-    /// use layout_core::parse_array;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::parse_array;
     /// let text = "bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}";
     /// let map = *parse_array(text).unwrap().source_map();
     /// assert_eq!(&text[map.tile(1).range()], "(2,1)");
@@ -196,7 +205,8 @@ impl SourceMap {
     /// [`Layout::tile_entry_index(i, j)`](crate::Layout::tile_entry_index).
     ///
     /// ```
-    /// use layout_core::parse_array;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::parse_array;
     /// let text = "bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}";
     /// let map = *parse_array(text).unwrap().source_map();
     /// // Entry 0 of level 1, the `2` of `(2,1)`, follows the two entries of level 0.
@@ -216,7 +226,8 @@ impl SourceMap {
     /// The attribute `attr` with its arguments (`S(1)`, `T(8,128)(2,1)`).
     ///
     /// ```
-    /// use layout_core::{parse_array, Attr};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array, Attr};
     /// let text = "bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}";
     /// let map = *parse_array(text).unwrap().source_map();
     /// assert_eq!(&text[map.attr(Attr::Tiles).range()], "T(8,128)(2,1)");
@@ -230,7 +241,8 @@ impl SourceMap {
     /// Split config `i`, parentheses included.
     ///
     /// ```
-    /// use layout_core::parse_array;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::parse_array;
     /// let text = "f32[1024]{0:SC(0:256,512)}";
     /// let map = *parse_array(text).unwrap().source_map();
     /// assert_eq!(&text[map.split(0).range()], "(0:256,512)");

@@ -51,7 +51,8 @@ const DIVIDE: u8 = 2;
 /// Precomputed offset tables of one array layout.
 ///
 /// ```
-/// use layout_core::{parse_array, Plan};
+/// # use layout_core as xla_layout;
+/// use xla_layout::{parse_array, Plan};
 /// let s = parse_array("f32[3,5]{1,0:T(2,2)}").unwrap();
 /// let plan = Plan::new(&s).unwrap();
 /// assert_eq!(plan.offset(&[2, 3]), Ok(17));
@@ -97,7 +98,8 @@ impl Plan {
     /// dimensions (no static size) and for allocations past `i64`.
     ///
     /// ```
-    /// use layout_core::{parse_array, ErrorKind, Plan};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array, ErrorKind, Plan};
     /// let s = parse_array("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}").unwrap();
     /// let plan = Plan::new(&s).unwrap();
     /// assert_eq!(plan.offset(&[3, 0, 13, 300]), Ok(63_048_281));
@@ -241,7 +243,8 @@ impl Plan {
     /// walk through the tile levels.
     ///
     /// ```
-    /// use layout_core::{parse_array, Plan};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array, Plan};
     /// let seed = parse_array("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}").unwrap();
     /// assert!(Plan::new(&seed).unwrap().has_digit_tables());
     /// let star = parse_array("f32[2,7,8,11,10]{4,3,2,1,0:T(*,*,2,*,3)}").unwrap();
@@ -264,7 +267,8 @@ impl Plan {
     /// Rank of the array.
     ///
     /// ```
-    /// use layout_core::{parse_array, Plan};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array, Plan};
     /// let s = parse_array("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}").unwrap();
     /// let plan = Plan::new(&s).unwrap();
     /// assert_eq!(plan.rank(), 4);
@@ -277,7 +281,8 @@ impl Plan {
     /// for legacy padding).
     ///
     /// ```
-    /// use layout_core::{parse_array, PaddingValue, Plan};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array, PaddingValue, Plan};
     /// let s = parse_array("f32[2,3]{0,1}").unwrap()
     ///     .with_legacy_padding(&[3, 5], PaddingValue::Zero).unwrap();
     /// let plan = Plan::new(&s).unwrap();
@@ -292,7 +297,8 @@ impl Plan {
     /// legacy padding).
     ///
     /// ```
-    /// use layout_core::{parse_array, Plan};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array, Plan};
     /// let plan = Plan::new(&parse_array("f32[<=4,3]").unwrap()).unwrap();
     /// assert_eq!(plan.index_dims(), &[4, 3]);
     /// ```
@@ -303,7 +309,8 @@ impl Plan {
     /// Number of tile levels.
     ///
     /// ```
-    /// use layout_core::{parse_array, Plan};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array, Plan};
     /// let s = parse_array("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}").unwrap();
     /// let plan = Plan::new(&s).unwrap();
     /// assert_eq!(plan.tile_levels(), 2); // T(8,128)(2,1)
@@ -315,7 +322,8 @@ impl Plan {
     /// The final physical shape, after every tile level.
     ///
     /// ```
-    /// use layout_core::{parse_array, Plan};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array, Plan};
     /// let s = parse_array("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}").unwrap();
     /// let plan = Plan::new(&s).unwrap();
     /// assert_eq!(plan.tiled_shape().as_slice(), &[1, 8, 160, 128, 4, 128, 2, 1]);
@@ -328,7 +336,8 @@ impl Plan {
     /// included).
     ///
     /// ```
-    /// use layout_core::{parse_array, Plan};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array, Plan};
     /// let plan = Plan::new(&parse_array("f32[3,5]{1,0:T(2,2)}").unwrap()).unwrap();
     /// assert_eq!(plan.allocated_elements(), 24); // 3x5 padded to 4x6
     /// ```
@@ -340,7 +349,8 @@ impl Plan {
     /// bounds (legacy padding slots are out of bounds).
     ///
     /// ```
-    /// use layout_core::{parse_array, Plan};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array, Plan};
     /// let plan = Plan::new(&parse_array("f32[3,5]{1,0:T(2,2)}").unwrap()).unwrap();
     /// assert!(plan.in_bounds(&[2, 4]));
     /// assert!(!plan.in_bounds(&[3, 0]));
@@ -364,7 +374,8 @@ impl Plan {
     /// or out of bounds is an error.
     ///
     /// ```
-    /// use layout_core::{parse_array, ErrorKind, Plan};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array, ErrorKind, Plan};
     /// let plan = Plan::new(&parse_array("f32[3,5]{1,0:T(2,2)}").unwrap()).unwrap();
     /// assert_eq!(plan.offset(&[2, 3]), Ok(17));
     /// let err = plan.offset(&[3, 0]).unwrap_err();
@@ -400,7 +411,8 @@ impl Plan {
     /// panic).
     ///
     /// ```
-    /// use layout_core::{parse_array, Plan};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array, Plan};
     /// let s = parse_array("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}").unwrap();
     /// let plan = Plan::new(&s).unwrap();
     /// let index = [3, 0, 13, 300];
@@ -465,7 +477,8 @@ impl Plan {
     /// of the same level.
     ///
     /// ```
-    /// use layout_core::{parse_array, Plan};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array, Plan};
     /// let s = parse_array("f32[3,5]{1,0:T(2,2)}").unwrap();
     /// let p = Plan::new(&s).unwrap();
     /// // (2,3) sits in tile (1,1) at (0,1) within it.
@@ -531,7 +544,8 @@ impl Plan {
     /// padding slot or an offset past the allocation.
     ///
     /// ```
-    /// use layout_core::{parse_array, Plan};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array, Plan};
     /// let plan = Plan::new(&parse_array("f32[3,5]{1,0:T(2,2)}").unwrap()).unwrap();
     /// assert_eq!(plan.index_of(17).unwrap().as_slice(), &[2, 3]);
     /// assert_eq!(plan.index_of(14), None); // row 3 of a padded tile

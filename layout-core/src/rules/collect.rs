@@ -6,7 +6,8 @@ use crate::base::error::Error;
 /// Capacity of an [`ErrorList`].
 ///
 /// ```
-/// use layout_core::{parse_array_unvalidated, validate_all, MAX_ERRORS};
+/// # use layout_core as xla_layout;
+/// use xla_layout::{parse_array_unvalidated, validate_all, MAX_ERRORS};
 /// assert_eq!(MAX_ERRORS, 16);
 /// let text = format!("f32[2]{{0:T({})}}", vec!["0"; 20].join(","));
 /// let errors = validate_all(&parse_array_unvalidated(&text).unwrap());
@@ -17,7 +18,8 @@ pub const MAX_ERRORS: usize = 16;
 /// Up to [`MAX_ERRORS`] errors, in the order the rules found them.
 ///
 /// ```
-/// use layout_core::{parse_array_unvalidated, validate_all, ErrorKind};
+/// # use layout_core as xla_layout;
+/// use xla_layout::{parse_array_unvalidated, validate_all, ErrorKind};
 /// let s = parse_array_unvalidated("f32[2,3]{0,0:L(0)}").unwrap();
 /// let errors = validate_all(&s);
 /// let kinds: Vec<ErrorKind> = errors.iter().map(|e| e.kind()).collect();
@@ -51,7 +53,8 @@ impl ErrorList {
     /// Number of errors kept (at most [`MAX_ERRORS`]).
     ///
     /// ```
-    /// use layout_core::{parse_array_unvalidated, validate_all};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array_unvalidated, validate_all};
     /// let s = parse_array_unvalidated("f32[2,3]{1,1:T(0,2)S(200)}").unwrap();
     /// assert_eq!(validate_all(&s).len(), 3);
     /// ```
@@ -62,7 +65,8 @@ impl ErrorList {
     /// `true` when the shape is valid.
     ///
     /// ```
-    /// use layout_core::{parse_array_unvalidated, validate_all};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array_unvalidated, validate_all};
     /// assert!(validate_all(&parse_array_unvalidated("f32[2,3]{0,1}").unwrap()).is_empty());
     /// assert!(!validate_all(&parse_array_unvalidated("f32[2,3]{0,0}").unwrap()).is_empty());
     /// ```
@@ -73,7 +77,8 @@ impl ErrorList {
     /// Errors found beyond the capacity (not kept).
     ///
     /// ```
-    /// use layout_core::{parse_array_unvalidated, validate_all};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array_unvalidated, validate_all};
     /// // Twenty zero tile entries: twenty errors, sixteen kept.
     /// let text = format!("f32[2]{{0:T({})}}", vec!["0"; 20].join(","));
     /// let errors = validate_all(&parse_array_unvalidated(&text).unwrap());
@@ -88,7 +93,8 @@ impl ErrorList {
     /// returns.
     ///
     /// ```
-    /// use layout_core::{parse_array_unvalidated, validate, validate_all, ErrorKind};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array_unvalidated, validate, validate_all, ErrorKind};
     /// let s = parse_array_unvalidated("f32[2,3]{1,1:T(0,2)S(200)}").unwrap();
     /// let first = validate_all(&s).first().unwrap();
     /// assert_eq!(first.kind(), ErrorKind::MinorToMajorDuplicate);
@@ -101,7 +107,8 @@ impl ErrorList {
     /// Error `i`, or `None` past [`ErrorList::len`].
     ///
     /// ```
-    /// use layout_core::{parse_array_unvalidated, validate_all};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array_unvalidated, validate_all};
     /// let s = parse_array_unvalidated("f32[2,3]{1,1:T(0,2)S(200)}").unwrap();
     /// let errors = validate_all(&s);
     /// assert_eq!(
@@ -121,7 +128,8 @@ impl ErrorList {
     /// The errors in order.
     ///
     /// ```
-    /// use layout_core::{parse_array_unvalidated, validate_all};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array_unvalidated, validate_all};
     /// let s = parse_array_unvalidated("f32[2,3]{1,1:T(0,2)S(200)}").unwrap();
     /// let messages: Vec<String> = validate_all(&s).iter().map(|e| e.to_string()).collect();
     /// assert_eq!(messages, [

@@ -77,7 +77,8 @@ const fn run(s: &UncheckedArray, c: &mut Collector) {
 /// Checks every rule; returns the validated shape or the first violation.
 ///
 /// ```
-/// use layout_core::{parse_array_unvalidated, validate, ErrorKind};
+/// # use layout_core as xla_layout;
+/// use xla_layout::{parse_array_unvalidated, validate, ErrorKind};
 /// let s = parse_array_unvalidated("f32[2]{0:S(128)}").unwrap();
 /// assert_eq!(validate(&s).unwrap_err().kind(), ErrorKind::MemorySpaceOutOfRange);
 /// let ok = parse_array_unvalidated("f32[2]{0:S(1)}").unwrap();
@@ -95,7 +96,8 @@ pub const fn validate(shape: &UncheckedArray) -> Result<ArrayShape, Error> {
 /// Checks every rule; returns all violations (up to [`MAX_ERRORS`]).
 ///
 /// ```
-/// use layout_core::{parse_array_unvalidated, validate_all, ErrorKind};
+/// # use layout_core as xla_layout;
+/// use xla_layout::{parse_array_unvalidated, validate_all, ErrorKind};
 /// let s = parse_array_unvalidated("f32[2,3]{1,1:T(0,2)S(200)}").unwrap();
 /// let kinds: Vec<ErrorKind> = validate_all(&s).iter().map(|e| e.kind()).collect();
 /// assert_eq!(kinds, [
@@ -115,7 +117,8 @@ pub const fn validate_all(shape: &UncheckedArray) -> ErrorList {
 /// checked by [`validate`]. [`parse`](crate::parse) runs both on `b(...)`.
 ///
 /// ```
-/// use layout_core::{parse, parse_array, validate_buffer, ErrorKind};
+/// # use layout_core as xla_layout;
+/// use xla_layout::{parse, parse_array, validate_buffer, ErrorKind};
 /// assert_eq!(validate_buffer(&parse_array("f32[2,3]").unwrap()), Ok(()));
 /// let tiled = parse_array("f32[2,3]{1,0:T(2,2)}").unwrap();
 /// assert_eq!(validate_buffer(&tiled).unwrap_err().kind(), ErrorKind::BufferTiled);
@@ -131,8 +134,9 @@ pub const fn validate_buffer(inner: &ArrayShape) -> Result<(), Error> {
 /// buffers, tokens or opaque). Usable in `const` items.
 ///
 /// ```
-/// use layout_core::parse_array;
-/// const SEED: layout_core::ArrayShape =
+/// # use layout_core as xla_layout;
+/// use xla_layout::parse_array;
+/// const SEED: xla_layout::ArrayShape =
 ///     match parse_array("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}") {
 ///         Ok(s) => s,
 ///         Err(_) => panic!("bad layout"),
@@ -149,7 +153,8 @@ impl UncheckedArray {
     /// (see [`validate_all`] for all of them).
     ///
     /// ```
-    /// use layout_core::{parse_array_unvalidated, ErrorKind};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array_unvalidated, ErrorKind};
     /// let raw = parse_array_unvalidated("f32[3,5]{1,0:T(2,2)}").unwrap();
     /// assert_eq!(raw.validate().unwrap().offset(&[2, 3]), Ok(17));
     /// let bad = parse_array_unvalidated("f32[3,5]{1,0:T(2,*)}").unwrap();
@@ -164,7 +169,8 @@ impl ArrayShape {
     /// A shape with XLA's default (descending) layout, validated.
     ///
     /// ```
-    /// use layout_core::{ArrayShape, Dim, ElementType};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{ArrayShape, Dim, ElementType};
     /// let s = ArrayShape::new(ElementType::F32, &[Dim::Static(2), Dim::Bounded(3)]).unwrap();
     /// assert_eq!(s.to_string(), "f32[2,<=3]{1,0}");
     /// ```
@@ -176,7 +182,8 @@ impl ArrayShape {
     /// The same shape with another layout, validated.
     ///
     /// ```
-    /// use layout_core::{ArrayShape, Dim::Static, ElementType, ErrorKind, Layout};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{ArrayShape, Dim::Static, ElementType, ErrorKind, Layout};
     /// let s = ArrayShape::new(ElementType::F32, &[Static(10), Static(20)]).unwrap();
     /// let c = s.with_layout(Layout::ascending(2)).unwrap();
     /// assert_eq!(c.to_string(), "f32[10,20]{0,1}");
@@ -192,7 +199,8 @@ impl ArrayShape {
     /// Each padded size must be at least the dimension's (bound) size.
     ///
     /// ```
-    /// use layout_core::{parse_array, PaddingValue};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array, PaddingValue};
     /// let s = parse_array("f32[2,3]{0,1}").unwrap()
     ///     .with_legacy_padding(&[3, 5], PaddingValue::Zero).unwrap();
     /// assert_eq!(s.allocated_elements(), Ok(15));
@@ -213,7 +221,8 @@ impl ArrayShape {
     /// There must be exactly one extent per `?`.
     ///
     /// ```
-    /// use layout_core::parse_array;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::parse_array;
     /// let s = parse_array("f32[?,128]{1,0:T(8,128)}").unwrap();
     /// let r = s.with_extents(&[20]).unwrap();
     /// assert_eq!(r.to_string(), "f32[20,128]{1,0:T(8,128)}");

@@ -14,7 +14,8 @@ use crate::text::print::write_tuple;
 /// opaque handle. Every array in it is validated.
 ///
 /// ```
-/// use layout_core::{parse, Shape};
+/// # use layout_core as xla_layout;
+/// use xla_layout::{parse, Shape};
 /// assert!(matches!(parse("f32[2]").unwrap(), Shape::Array(_)));
 /// assert!(matches!(parse("token[]").unwrap(), Shape::Token));
 /// assert_eq!(parse("b(f32[2])").unwrap().to_string(), "b(f32[2]{0})");
@@ -38,7 +39,8 @@ impl Shape<'_> {
     /// The array, for arrays (not for buffers).
     ///
     /// ```
-    /// use layout_core::parse;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::parse;
     /// let s = parse("f32[3,5]{1,0:T(2,2)}").unwrap();
     /// assert_eq!(s.as_array().unwrap().offset(&[2, 3]), Ok(17));
     /// assert!(parse("b(f32[3,5])").unwrap().as_array().is_none());
@@ -59,7 +61,8 @@ impl Shape<'_> {
 /// arrays are plain values.
 ///
 /// ```
-/// use layout_core::parse;
+/// # use layout_core as xla_layout;
+/// use xla_layout::parse;
 /// let s = parse("(f32[2], f32[], f32[], f32[], f32[], f32[])").unwrap();
 /// assert_eq!(s.to_string(), "(f32[2]{0}, f32[], f32[], f32[], f32[], /*index=5*/f32[])");
 /// assert!(parse("f32[2]{}").is_err());
@@ -98,7 +101,8 @@ const fn check(raw: RawShape<'_>) -> Result<Shape<'_>, Error> {
 /// and validated already. Iterating re-reads them (no heap needed).
 ///
 /// ```
-/// use layout_core::{parse, Shape};
+/// # use layout_core as xla_layout;
+/// use xla_layout::{parse, Shape};
 /// let s = parse("(f32[2], (s8[3], token[]), opaque[])").unwrap();
 /// let Shape::Tuple(t) = s else { panic!() };
 /// assert_eq!(t.len(), 3);
@@ -114,7 +118,8 @@ impl<'a> TupleShape<'a> {
     /// Number of elements (nested tuples count as one).
     ///
     /// ```
-    /// use layout_core::{parse, Shape};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse, Shape};
     /// let Shape::Tuple(t) = parse("(f32[2], (s8[3], token[]))").unwrap() else { panic!() };
     /// assert_eq!(t.len(), 2);
     /// ```
@@ -125,7 +130,8 @@ impl<'a> TupleShape<'a> {
     /// `true` for `()`.
     ///
     /// ```
-    /// use layout_core::{parse, Shape};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse, Shape};
     /// let Shape::Tuple(t) = parse("()").unwrap() else { panic!() };
     /// assert!(t.is_empty());
     /// ```
@@ -136,7 +142,8 @@ impl<'a> TupleShape<'a> {
     /// The tuple's text span in the parsed input, parentheses included.
     ///
     /// ```
-    /// use layout_core::{parse, Shape};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse, Shape};
     /// let text = "(f32[2], (s8[3], token[]))";
     /// let Shape::Tuple(t) = parse(text).unwrap() else { panic!() };
     /// let Some(Shape::Tuple(inner)) = t.get(1) else { panic!() };
@@ -149,7 +156,8 @@ impl<'a> TupleShape<'a> {
     /// The elements, in order.
     ///
     /// ```
-    /// use layout_core::{parse, Shape};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse, Shape};
     /// let Shape::Tuple(t) = parse("(f32[3,5]{1,0:T(2,2)}, s8[7])").unwrap() else { panic!() };
     /// let sizes: Vec<u64> = t
     ///     .iter()
@@ -169,7 +177,8 @@ impl<'a> TupleShape<'a> {
     /// Element `i` (walks the elements before it).
     ///
     /// ```
-    /// use layout_core::{parse, Shape};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse, Shape};
     /// let Shape::Tuple(t) = parse("(f32[2], (s8[3], token[]), opaque[])").unwrap() else { panic!() };
     /// assert_eq!(t.get(1).unwrap().to_string(), "(s8[3]{0}, token[])");
     /// assert!(t.get(3).is_none());
@@ -191,7 +200,8 @@ impl Eq for TupleShape<'_> {}
 /// hint is exact.
 ///
 /// ```
-/// use layout_core::{parse, Shape};
+/// # use layout_core as xla_layout;
+/// use xla_layout::{parse, Shape};
 /// let Shape::Tuple(t) = parse("(f32[2], token[], opaque[])").unwrap() else { panic!() };
 /// let mut it = t.iter();
 /// assert_eq!(it.size_hint(), (3, Some(3)));

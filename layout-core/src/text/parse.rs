@@ -61,7 +61,8 @@ pub(crate) const fn parse_raw(src: &str) -> Result<RawShape<'_>, Error> {
 /// Syntax errors still fail here.
 ///
 /// ```
-/// use layout_core::{parse_array_unvalidated, validate_all};
+/// # use layout_core as xla_layout;
+/// use xla_layout::{parse_array_unvalidated, validate_all};
 /// let s = parse_array_unvalidated("f32[2,3]{1,1:T(0,2)S(200)}").unwrap();
 /// assert_eq!(validate_all(&s).len(), 3);
 /// ```

@@ -174,7 +174,8 @@ enum How {
 /// run on any number of buffer pairs. No heap; `no_std`.
 ///
 /// ```
-/// use layout_core::{parse_array, RelayoutPlan};
+/// # use layout_core as xla_layout;
+/// use xla_layout::{parse_array, RelayoutPlan};
 /// let rows = parse_array("u8[2,3]{1,0}").unwrap();
 /// let cols = parse_array("u8[2,3]{0,1}").unwrap();
 /// let plan = RelayoutPlan::new(&rows, &cols).unwrap();
@@ -210,7 +211,8 @@ impl RelayoutPlan {
     /// naming the two numbers that differ, or for `?` dimensions.
     ///
     /// ```
-    /// use layout_core::{parse_array, ErrorKind, RelayoutPlan};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array, ErrorKind, RelayoutPlan};
     /// let a = parse_array("f32[512,1024]{1,0}").unwrap();
     /// let b = parse_array("f32[512,1024]{1,0:T(8,128)}").unwrap();
     /// assert!(RelayoutPlan::new(&a, &b).is_ok());
@@ -232,7 +234,8 @@ impl RelayoutPlan {
     /// Plans the copy between two ranked layouts (what [`relayout`] uses).
     ///
     /// ```
-    /// use layout_core::{RelayoutPlan, StaticLayout};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{RelayoutPlan, StaticLayout};
     /// let a = StaticLayout::<2>::parse("f32[4,256]{1,0}").unwrap();
     /// let b = StaticLayout::<2>::parse("f32[4,256]{0,1:T(2,128)}").unwrap();
     /// let plan = RelayoutPlan::between(&a, &b).unwrap();
@@ -339,7 +342,8 @@ impl RelayoutPlan {
     /// Bytes of the source buffer [`RelayoutPlan::run_bytes`] takes.
     ///
     /// ```
-    /// use layout_core::{parse_array, RelayoutPlan};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array, RelayoutPlan};
     /// let a = parse_array("s4[3,5]{1,0:E(4)}").unwrap();
     /// let b = parse_array("s4[3,5]{1,0:T(2,2)}").unwrap();
     /// let plan = RelayoutPlan::new(&a, &b).unwrap();
@@ -352,7 +356,8 @@ impl RelayoutPlan {
     /// Bytes of the destination buffer [`RelayoutPlan::run_bytes`] takes.
     ///
     /// ```
-    /// use layout_core::{parse_array, RelayoutPlan};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array, RelayoutPlan};
     /// let a = parse_array("f32[3,5]{1,0}").unwrap();
     /// let b = parse_array("f32[3,5]{1,0:T(2,2)}").unwrap();
     /// assert_eq!(RelayoutPlan::new(&a, &b).unwrap().destination_bytes(), 96);
@@ -367,7 +372,8 @@ impl RelayoutPlan {
     /// across the two layouts). Both give the same bytes.
     ///
     /// ```
-    /// use layout_core::{parse_array, RelayoutPlan};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array, RelayoutPlan};
     /// let a = parse_array("f32[12,8]{1,0:T(4,8)}").unwrap();
     /// let b = parse_array("f32[12,8]{1,0:T(2,8)}").unwrap();
     /// assert!(RelayoutPlan::new(&a, &b).unwrap().is_blocked());
@@ -387,7 +393,8 @@ impl RelayoutPlan {
     /// signed integers and zero-extended otherwise when a slot widens.
     ///
     /// ```
-    /// use layout_core::{parse_array, RelayoutPlan};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array, RelayoutPlan};
     /// let packed = parse_array("s4[4]{0:E(4)}").unwrap();
     /// let bytes = parse_array("s4[4]{0}").unwrap();
     /// let plan = RelayoutPlan::new(&packed, &bytes).unwrap();
@@ -405,7 +412,8 @@ impl RelayoutPlan {
     /// copies, run on the calling thread. The same bytes either way.
     ///
     /// ```
-    /// use layout_core::{parse_array, RelayoutPlan};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array, RelayoutPlan};
     /// let a = parse_array("u8[64,96]{1,0}").unwrap();
     /// let b = parse_array("u8[64,96]{0,1:T(8,32)}").unwrap();
     /// let plan = RelayoutPlan::new(&a, &b).unwrap();
@@ -416,6 +424,7 @@ impl RelayoutPlan {
     /// assert_eq!(one, many);
     /// ```
     #[cfg(feature = "rayon")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]
     pub fn par_run_bytes(&self, src: &[u8], dst: &mut [u8]) -> Result<(), Error> {
         self.run_bytes_on(src, dst, true)
     }
@@ -440,7 +449,8 @@ impl RelayoutPlan {
     /// exactly the layouts' slot counts (tile padding included).
     ///
     /// ```
-    /// use layout_core::{parse_array, RelayoutPlan};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array, RelayoutPlan};
     /// let a = parse_array("f32[2,2]{1,0}").unwrap();
     /// let b = parse_array("f32[2,2]{0,1:L(6)}").unwrap();
     /// let plan = RelayoutPlan::new(&a, &b).unwrap();
@@ -456,7 +466,8 @@ impl RelayoutPlan {
     /// [`RelayoutPlan::par_run_bytes`] does.
     ///
     /// ```
-    /// use layout_core::{parse_array, RelayoutPlan};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array, RelayoutPlan};
     /// let a = parse_array("f32[64,64]{1,0}").unwrap();
     /// let b = parse_array("f32[64,64]{0,1}").unwrap();
     /// let plan = RelayoutPlan::new(&a, &b).unwrap();
@@ -466,6 +477,7 @@ impl RelayoutPlan {
     /// assert_eq!(dst[1], 64.0);
     /// ```
     #[cfg(feature = "rayon")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]
     pub fn par_run<T: Element>(&self, src: &[T], dst: &mut [T]) -> Result<(), Error> {
         self.run_on(src, dst, true)
     }
@@ -730,7 +742,8 @@ fn pattern(t: ElementType, v: PaddingValue) -> Result<u128, Error> {
 /// [`RelayoutPlan`].
 ///
 /// ```
-/// use layout_core::{relayout, StaticLayout, View, ViewMut};
+/// # use layout_core as xla_layout;
+/// use xla_layout::{relayout, StaticLayout, View, ViewMut};
 /// let rows = StaticLayout::<2>::parse("f32[3,5]{1,0}").unwrap();
 /// let tiled = StaticLayout::<2>::parse("f32[3,5]{1,0:T(2,2)}").unwrap();
 /// let data: Vec<f32> = (0..15).map(|i| i as f32).collect();
@@ -774,7 +787,8 @@ where
 /// byte sizes. For repeated copies, keep a [`RelayoutPlan`].
 ///
 /// ```
-/// use layout_core::{parse_array, relayout_bytes, ErrorKind};
+/// # use layout_core as xla_layout;
+/// use xla_layout::{parse_array, relayout_bytes, ErrorKind};
 /// let a = parse_array("u8[2,4]{1,0}").unwrap();
 /// let b = parse_array("u8[2,4]{1,0:T(2,2)}").unwrap();
 /// let mut out = [0u8; 8];

@@ -27,7 +27,8 @@ impl RelayoutPlan {
     /// wrong length is an error before `sink` is called.
     ///
     /// ```
-    /// use layout_core::{parse_array, Error, RelayoutPlan};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array, Error, RelayoutPlan};
     /// let a = parse_array("f32[64,64]{1,0}").unwrap();
     /// let b = parse_array("f32[64,64]{0,1:T(8,8)}").unwrap();
     /// let plan = RelayoutPlan::new(&a, &b).unwrap();
@@ -43,6 +44,7 @@ impl RelayoutPlan {
     /// .unwrap();
     /// assert_eq!(streamed, whole);
     /// ```
+    #[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]
     pub fn par_run_bytes_windowed<E: From<Error>>(
         &self,
         src: &[u8],

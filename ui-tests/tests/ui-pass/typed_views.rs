@@ -2,7 +2,9 @@
 //! for static and `?` item types alike.
 #![deny(warnings)]
 
-use xla_layout::{layout, ElementTag, PackedView, PackedViewMut, TypedLayout, View, ViewMut};
+use xla_layout::{
+    layout, ElementTag, ElementType, PackedView, PackedViewMut, TypedLayout, View, ViewMut,
+};
 
 layout! {
     pub type Fig1 = f32[3,5]{1,0:T(2,2)};
@@ -12,8 +14,8 @@ layout! {
     pub type Bits = u1[?]{0:E(1)};
 }
 
-fn tag<L: TypedLayout<Tag = ElementTag<N>>, const N: u32>(_: L) -> u32 {
-    N
+fn tag<L: TypedLayout>(_: L) -> ElementType {
+    <L::Tag as ElementTag>::ELEMENT_TYPE
 }
 
 fn main() {
@@ -44,6 +46,6 @@ fn main() {
     assert_eq!(bits.size_in_bytes(), 2);
 
     // Every valid item type names its element type, natural or not.
-    assert_eq!(tag(Fig1), 11);
-    assert_eq!(tag(Int4), 21);
+    assert_eq!(tag(Fig1), ElementType::F32);
+    assert_eq!(tag(Int4), ElementType::S4);
 }
