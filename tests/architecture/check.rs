@@ -276,13 +276,12 @@ impl<'ast> Visit<'ast> for Collect<'_> {
                 self.define_fn(f.sig.ident.to_string());
             }
         }
-        if i.trait_.is_none() {
-            if let syn::Type::Path(p) = &*i.self_ty {
-                if let Some(last) = p.path.segments.last() {
-                    let top = self.top();
-                    self.krate.impls.push((top, last.ident.to_string(), names));
-                }
-            }
+        if i.trait_.is_none()
+            && let syn::Type::Path(p) = &*i.self_ty
+            && let Some(last) = p.path.segments.last()
+        {
+            let top = self.top();
+            self.krate.impls.push((top, last.ident.to_string(), names));
         }
         visit::visit_item_impl(self, i);
     }
@@ -347,12 +346,11 @@ impl<'ast> Visit<'ast> for Refs<'_> {
         visit::visit_expr_method_call(self, c);
     }
     fn visit_expr_call(&mut self, c: &'ast syn::ExprCall) {
-        if let syn::Expr::Path(p) = &*c.func {
-            if p.path.segments.len() > 1 {
-                if let Some(last) = p.path.segments.last() {
-                    self.call(last.ident.to_string());
-                }
-            }
+        if let syn::Expr::Path(p) = &*c.func
+            && p.path.segments.len() > 1
+            && let Some(last) = p.path.segments.last()
+        {
+            self.call(last.ident.to_string());
         }
         visit::visit_expr_call(self, c);
     }
