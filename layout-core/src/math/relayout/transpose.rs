@@ -74,6 +74,10 @@ impl Blocks {
     /// smallest other source stride and its multiples. `None` for a box
     /// of fewer than two loops, or a first loop too long to take whole
     /// that has no divisor (see [`each_box`]).
+    // Out of line (its loop list and tables take about 8 KiB at rank 16):
+    // the stack holds them only while a box is planned, not in every
+    // caller's frame (the Cortex-M firmware runs in 32 KiB).
+    #[inline(never)]
     pub(crate) fn plan_at_most(n: &Nest, p_most: usize, q_most: usize) -> Option<Blocks> {
         let mut modes = [Mode {
             range: 1,
@@ -232,6 +236,7 @@ pub(crate) fn sides(size: usize) -> (usize, usize) {
 /// divisor of at least half of it, the box is first cut in two along that
 /// loop, a part of whole blocks and the rest, each planned on its own.
 /// `false` (nothing called) where the box is no transpose.
+#[inline(never)]
 pub(crate) fn each_box(
     n: &Nest,
     p_most: usize,
