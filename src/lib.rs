@@ -111,6 +111,8 @@ pub mod guide {
     pub mod relayout {}
     #[doc = include_str!("../docs/cli.md")]
     pub mod cli {}
+    #[doc = include_str!("../docs/oom.md")]
+    pub mod oom {}
     #[doc = include_str!("../docs/performance.md")]
     pub mod performance {}
     #[doc = include_str!("../docs/decisions.md")]

@@ -103,6 +103,8 @@ fn debug_reads_like_the_message() {
         ErrorDetail::OutOfMemory { bytes: 64 },
         Span::NONE,
     ));
+    // The panic message `unwrap` prints is what this checks.
+    #[allow(clippy::unnecessary_literal_unwrap)]
     let shown = std::panic::catch_unwind(|| e.unwrap()).unwrap_err();
     let shown = shown.downcast_ref::<String>().unwrap();
     assert!(

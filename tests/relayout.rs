@@ -743,19 +743,28 @@ fn transposes_of_every_width_and_block_shape() {
 /// Copies `from` -> `to` (random source bytes, with threads too under the
 /// `rayon` feature) and checks every element at the offsets the two
 /// layouts give (rank 2).
+/// `src` copied by `plan` into a new destination buffer; with `rayon`,
+/// the copy on threads must give the same bytes.
+fn run_checked(plan: &RelayoutPlan, src: &[u8], from: &str, to: &str) -> Vec<u8> {
+    let mut dst = vec![0u8; plan.destination_bytes() as usize];
+    plan.run_bytes(src, &mut dst).unwrap();
+    #[cfg(feature = "rayon")]
+    {
+        let mut many = vec![1u8; dst.len()];
+        plan.par_run_bytes(src, &mut many).unwrap();
+        assert_eq!(many, dst, "threads: {from} -> {to}");
+    }
+    #[cfg(not(feature = "rayon"))]
+    let _ = (from, to);
+    dst
+}
+
 fn matches_offsets(from: &str, to: &str) {
     let (a, b) = (parse_array(from).unwrap(), parse_array(to).unwrap());
     let plan = RelayoutPlan::new(&a, &b).unwrap();
     assert!(plan.is_blocked(), "{from} -> {to}");
     let src = random_bytes(plan.source_bytes() as usize, 11);
-    let mut dst = vec![0u8; plan.destination_bytes() as usize];
-    plan.run_bytes(&src, &mut dst).unwrap();
-    #[cfg(feature = "rayon")]
-    {
-        let mut many = vec![1u8; dst.len()];
-        plan.par_run_bytes(&src, &mut many).unwrap();
-        assert_eq!(many, dst, "threads: {from} -> {to}");
-    }
+    let dst = run_checked(&plan, &src, from, to);
     let e = a.element_size_in_bits() as usize / 8;
     let (r, c) = (
         a.dims()[0].layout_size().unwrap(),
@@ -902,14 +911,7 @@ fn matches_slots(from: &str, to: &str) {
     let (a, b) = (parse_array(from).unwrap(), parse_array(to).unwrap());
     let plan = RelayoutPlan::new(&a, &b).unwrap();
     let src = random_bytes(plan.source_bytes() as usize, 5);
-    let mut dst = vec![0u8; plan.destination_bytes() as usize];
-    plan.run_bytes(&src, &mut dst).unwrap();
-    #[cfg(feature = "rayon")]
-    {
-        let mut many = vec![1u8; dst.len()];
-        plan.par_run_bytes(&src, &mut many).unwrap();
-        assert_eq!(many, dst, "threads: {from} -> {to}");
-    }
+    let dst = run_checked(&plan, &src, from, to);
     let (wa, wb) = (
         a.element_size_in_bits() as usize,
         b.element_size_in_bits() as usize,

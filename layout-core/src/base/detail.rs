@@ -27,7 +27,8 @@ macro_rules! error_kinds {
         /// explain a particular error, as typed fields.
         ///
         /// ```
-        /// use layout_core::{parse, ErrorKind};
+        /// # use layout_core as xla_layout;
+        /// use xla_layout::{parse, ErrorKind};
         /// assert_eq!(parse("").unwrap_err().kind(), ErrorKind::Empty);
         /// assert_eq!(parse("f32[2]{0:S(200)}").unwrap_err().kind(), ErrorKind::MemorySpaceOutOfRange);
         /// assert_eq!(parse("f32[2,3]{1,0:T(0,2)}").unwrap_err().kind(), ErrorKind::ZeroTileEntry);
@@ -43,7 +44,8 @@ macro_rules! error_kinds {
         /// error's message.
         ///
         /// ```
-        /// use layout_core::{parse, ErrorDetail, ErrorKind, Span};
+        /// # use layout_core as xla_layout;
+        /// use xla_layout::{parse, ErrorDetail, ErrorKind, Span};
         /// let err = parse("f32[2,3]{2,0}").unwrap_err();
         /// let detail = err.detail();
         /// assert_eq!(
@@ -72,7 +74,8 @@ macro_rules! error_kinds {
             /// Every kind, in declaration order (`ALL[k.index()] == k`).
             ///
             /// ```
-            /// use layout_core::ErrorKind;
+            /// # use layout_core as xla_layout;
+            /// use xla_layout::ErrorKind;
             /// assert!(ErrorKind::ALL.contains(&ErrorKind::ZeroTileEntry));
             /// assert_eq!(ErrorKind::ALL[0], ErrorKind::Empty);
             /// assert!(ErrorKind::ALL.iter().enumerate().all(|(i, k)| k.index() == i));
@@ -83,7 +86,8 @@ macro_rules! error_kinds {
             /// count errors by kind in an array.
             ///
             /// ```
-            /// use layout_core::ErrorKind;
+            /// # use layout_core as xla_layout;
+            /// use xla_layout::ErrorKind;
             /// assert_eq!(ErrorKind::Empty.index(), 0);
             /// assert_eq!(ErrorKind::ALL[ErrorKind::TrailingCombine.index()], ErrorKind::TrailingCombine);
             /// ```
@@ -94,7 +98,8 @@ macro_rules! error_kinds {
             /// A short name of the kind's rule ([`Error::rule`](crate::Error::rule)).
             ///
             /// ```
-            /// use layout_core::ErrorKind;
+            /// # use layout_core as xla_layout;
+            /// use xla_layout::ErrorKind;
             /// assert_eq!(ErrorKind::TrailingCombine.rule(), "tile");
             /// ```
             pub const fn rule(self) -> &'static str {
@@ -106,7 +111,8 @@ macro_rules! error_kinds {
             /// The kind's fixed help line ([`Error::help`](crate::Error::help)).
             ///
             /// ```
-            /// use layout_core::ErrorKind;
+            /// # use layout_core as xla_layout;
+            /// use xla_layout::ErrorKind;
             /// assert_eq!(ErrorKind::TailPaddingNotPositive.help(), Some("L(1) means no tail padding"));
             /// assert_eq!(ErrorKind::Empty.help(), None);
             /// ```
@@ -121,7 +127,8 @@ macro_rules! error_kinds {
             /// The kind this detail is of.
             ///
             /// ```
-            /// use layout_core::{ErrorDetail, ErrorKind};
+            /// # use layout_core as xla_layout;
+            /// use xla_layout::{ErrorDetail, ErrorKind};
             /// assert_eq!(ErrorDetail::EmptyTile { tile: 0 }.kind(), ErrorKind::EmptyTile);
             /// ```
             pub const fn kind(&self) -> ErrorKind {

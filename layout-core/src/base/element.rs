@@ -456,7 +456,8 @@ fn edit_distance(a: &[u8], b: &[u8], limit: usize) -> Option<usize> {
 /// The value used for padding slots by legacy `padded_dimensions` padding.
 ///
 /// ```
-/// use layout_core::{parse_array, PaddingValue};
+/// # use layout_core as xla_layout;
+/// use xla_layout::{parse_array, PaddingValue};
 /// let s = parse_array("f32[2,3]{0,1}").unwrap()
 ///     .with_legacy_padding(&[3, 5], PaddingValue::Lowest).unwrap();
 /// assert_eq!(s.legacy_padding().unwrap().padding_value(), PaddingValue::Lowest);
@@ -479,7 +480,8 @@ impl PaddingValue {
     /// The option's spelling (`zero`, `one`, `lowest`, `highest`, `unknown`).
     ///
     /// ```
-    /// use layout_core::PaddingValue;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::PaddingValue;
     /// assert_eq!(PaddingValue::Highest.name(), "highest");
     /// ```
     pub const fn name(self) -> &'static str {
@@ -496,7 +498,8 @@ impl PaddingValue {
     /// writes it).
     ///
     /// ```
-    /// use layout_core::PaddingValue;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::PaddingValue;
     /// assert_eq!(PaddingValue::from_name("zero"), Some(PaddingValue::Zero));
     /// assert_eq!(PaddingValue::from_name("Zero"), None);
     /// ```

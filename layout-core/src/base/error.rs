@@ -157,7 +157,8 @@ impl Error {
     /// The error that `detail` describes, at `span`.
     ///
     /// ```
-    /// use layout_core::{Error, ErrorDetail, ErrorKind, RelayoutMismatch, Span};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{Error, ErrorDetail, ErrorKind, RelayoutMismatch, Span};
     /// const WRONG_LENGTH: Error = Error::from_detail(
     ///     ErrorDetail::RelayoutMismatch(RelayoutMismatch::SourceLength { len: 10, size: 12 }),
     ///     Span::NONE,
@@ -179,7 +180,8 @@ impl Error {
     /// [`Error::values`] with their names and types.
     ///
     /// ```
-    /// use layout_core::{parse, ErrorDetail};
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse, ErrorDetail};
     /// let err = parse("f32[2,3]{1,0:T(2,-4)}").unwrap_err();
     /// assert_eq!(
     ///     err.detail(),

@@ -11,7 +11,8 @@ use crate::base::element::{ElementType, PaddingValue};
 /// What a [`ErrorKind::CapacityExceeded`] error counts.
 ///
 /// ```
-/// use layout_core::{parse, Capacity, ErrorDetail};
+/// # use layout_core as xla_layout;
+/// use xla_layout::{parse, Capacity, ErrorDetail};
 /// let deep = format!("f32[{}]", ["1"; 65].join(","));
 /// let ErrorDetail::CapacityExceeded { what, .. } = parse(&deep).unwrap_err().detail() else {
 ///     panic!()
@@ -51,7 +52,8 @@ impl Capacity {
     /// What the message calls it (`rank`, `number of tiles`, ...).
     ///
     /// ```
-    /// use layout_core::Capacity;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::Capacity;
     /// assert_eq!(Capacity::TileEntries.name(), "number of tile entries");
     /// ```
     pub const fn name(self) -> &'static str {
@@ -70,7 +72,8 @@ impl Capacity {
 /// The sparse attribute of a [`ErrorKind::SparseLayout`] error.
 ///
 /// ```
-/// use layout_core::{parse, ErrorDetail, SparseAttribute};
+/// # use layout_core as xla_layout;
+/// use xla_layout::{parse, ErrorDetail, SparseAttribute};
 /// assert_eq!(
 ///     parse("f32[2]{0:#(u8)}").unwrap_err().detail(),
 ///     ErrorDetail::SparseLayout { attribute: SparseAttribute::IndexType }
@@ -90,7 +93,8 @@ impl SparseAttribute {
     /// What the message calls it (`index type #(..)`, ...).
     ///
     /// ```
-    /// use layout_core::SparseAttribute;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::SparseAttribute;
     /// assert_eq!(SparseAttribute::PhysicalShape.name(), "physical shape P(..)");
     /// ```
     pub const fn name(self) -> &'static str {
@@ -106,7 +110,8 @@ impl SparseAttribute {
 /// ([`ErrorKind::NoDigitTables`]).
 ///
 /// ```
-/// use layout_core::{ErrorDetail, NoDigitTables, StaticLayout};
+/// # use layout_core as xla_layout;
+/// use xla_layout::{ErrorDetail, NoDigitTables, StaticLayout};
 /// let err = StaticLayout::<5>::parse("f32[2,7,8,11,10]{4,3,2,1,0:T(*,*,2,*,3)}").unwrap_err();
 /// assert!(matches!(
 ///     err.detail(),
@@ -137,7 +142,8 @@ impl NoDigitTables {
 /// [`PackedView<T>`](crate::PackedView)).
 ///
 /// ```
-/// use layout_core::{ErrorDetail, PackedRead, PackedView, StaticLayout, ViewMismatch};
+/// # use layout_core as xla_layout;
+/// use xla_layout::{ErrorDetail, PackedRead, PackedView, StaticLayout, ViewMismatch};
 /// let l: StaticLayout<1> = StaticLayout::parse("u4[4]{0:E(4)}").unwrap();
 /// let err = PackedView::<i8, _, 1>::new(l, &[0u8; 2]).unwrap_err();
 /// let ErrorDetail::ViewMismatch(ViewMismatch::PackedType { reads, .. }) = err.detail() else {
@@ -158,7 +164,8 @@ pub enum PackedRead {
 /// What a [`ErrorKind::ViewMismatch`] error is about.
 ///
 /// ```
-/// use layout_core::{ErrorDetail, StaticLayout, View, ViewMismatch};
+/// # use layout_core as xla_layout;
+/// use xla_layout::{ErrorDetail, StaticLayout, View, ViewMismatch};
 /// let l: StaticLayout<1> = StaticLayout::parse("f32[8]{0}").unwrap();
 /// let err = View::new(l, &[0.0f32; 5]).unwrap_err();
 /// assert_eq!(
@@ -274,7 +281,8 @@ fn view_type_mismatch(
 /// What a [`ErrorKind::RelayoutMismatch`] error is about.
 ///
 /// ```
-/// use layout_core::{parse_array, ErrorDetail, RelayoutMismatch, RelayoutPlan};
+/// # use layout_core as xla_layout;
+/// use xla_layout::{parse_array, ErrorDetail, RelayoutMismatch, RelayoutPlan};
 /// let a = parse_array("f32[2,3]{1,0}").unwrap();
 /// let b = parse_array("f32[6]{0}").unwrap();
 /// let err = RelayoutPlan::new(&a, &b).unwrap_err();

@@ -138,7 +138,8 @@ impl ArrayShape {
     /// with one has been checked.
     ///
     /// ```
-    /// use layout_core::parse_array;
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::parse_array;
     /// let s = parse_array("pred[64,512,2048]{2,1,0:T(8,128)E(32)}").unwrap();
     /// assert_eq!(s.size_in_bytes(), Ok(256 << 20));
     /// assert_eq!(s.unpadded_size_in_bytes(), Ok(256 << 20));
