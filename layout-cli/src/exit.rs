@@ -73,7 +73,8 @@ pub const TABLE: &[Row] = &[
 pub const HELP: &str = "Exit status (every command):
   0      success
   1      bad input: an invalid shape or index, data that does not match --from,
-         a dump that fails to parse or holds no HLO, an array too big for memory
+         a dump that fails to parse or holds no HLO, an array too big for memory,
+         an oom input with no report or a malformed entry
   2      a usage error, or the input could not be read
   3      the output could not be written (a closed pipe is not an error)
   128+n  stopped by signal n (130 for Ctrl-C); no temporary file is left";
