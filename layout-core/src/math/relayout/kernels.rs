@@ -107,10 +107,12 @@ pub(crate) fn copy_nest<T: Copy + 'static>(n: &Nest, src: &[T], dst: &mut [T]) {
         // box transposes (the `(2,1)` and `(4,1)` sub-tiles of a
         // transposed tiling): blocks of such runs, each taken as one
         // element. (Wider elements do not get these sub-tiles; leaving them
-        // out keeps their code out of small firmware.)
-        let units = match (core::mem::size_of::<T>(), m0.range) {
-            (1 | 2, 2) => units::<T, 2>(n, src, dst),
-            (1, 4) => units::<T, 4>(n, src, dst),
+        // out keeps their code out of small firmware. The size is tested
+        // in constants, here and below, so that a build without
+        // optimisations compiles only the kernels the size can take.)
+        let units = match m0.range {
+            2 if const { matches!(core::mem::size_of::<T>(), 1 | 2) } => units::<T, 2>(n, src, dst),
+            4 if const { core::mem::size_of::<T>() == 1 } => units::<T, 4>(n, src, dst),
             _ => false,
         };
         if !units {
@@ -122,9 +124,11 @@ pub(crate) fn copy_nest<T: Copy + 'static>(n: &Nest, src: &[T], dst: &mut [T]) {
         // `K` x `K` sub-tiles transposed on both sides (`(2,1)` or `(4,1)`
         // sub-tiles of layouts transposed to each other): blocks of
         // sub-tiles, each transposed on the way.
-        let sub = match (core::mem::size_of::<T>(), m0.range) {
-            (1 | 2, 2) => sub_tiles::<T, 2, 4>(n, src, dst),
-            (1, 4) => sub_tiles::<T, 4, 16>(n, src, dst),
+        let sub = match m0.range {
+            2 if const { matches!(core::mem::size_of::<T>(), 1 | 2) } => {
+                sub_tiles::<T, 2, 4>(n, src, dst)
+            }
+            4 if const { core::mem::size_of::<T>() == 1 } => sub_tiles::<T, 4, 16>(n, src, dst),
             _ => false,
         };
         if sub {
@@ -540,7 +544,7 @@ impl Block {
     fn copy<T: Copy + 'static, X: Fix<T>>(&self, src: &[T], s: usize, dst: &mut [T], d: usize) {
         // Squares of one cache line (64 bytes) a side: every line of
         // either side is read or written whole, once.
-        match core::mem::size_of::<T>() {
+        match const { core::mem::size_of::<T>() } {
             1 => self.squares::<T, X, 64>(src, s, dst, d),
             2 => self.squares::<T, X, 32>(src, s, dst, d),
             4 => self.squares::<T, X, 16>(src, s, dst, d),
@@ -557,7 +561,7 @@ impl Block {
         d: usize,
     ) {
         if self.rp >= N && self.rq >= N {
-            if N > 2 * PASS && self.crowded {
+            if const { N > 2 * PASS } && self.crowded {
                 return self.strip::<T, X, N, N, PASS>(src, s, dst, d);
             }
             return self.strip::<T, X, N, N, N>(src, s, dst, d);

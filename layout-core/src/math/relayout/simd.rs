@@ -85,7 +85,7 @@ mod sse2 {
         to: usize,
         dq: usize,
     ) -> bool {
-        match core::mem::size_of::<T>() {
+        match const { core::mem::size_of::<T>() } {
             1 => slot::<T, [u8; 1], P, Q>(rows, dst, to, dq),
             2 => {
                 slot::<T, [u8; 2], P, Q>(rows, dst, to, dq)
@@ -128,19 +128,30 @@ mod sse2 {
         if !is::<T, U>() {
             return false;
         }
-        let s = core::mem::size_of::<U>();
-        match (s, P.min(16 / s.max(1))) {
-            (1, 16) => tile_rows::<T, U, 1, 16, 16, P, Q>(rows, dst, to, dq),
-            (1, 8) => tile_rows::<T, U, 1, 16, 8, P, Q>(rows, dst, to, dq),
-            (1, 4) => tile_rows::<T, U, 1, 16, 4, P, Q>(rows, dst, to, dq),
-            (1, 2) => tile_rows::<T, U, 1, 16, 2, P, Q>(rows, dst, to, dq),
-            (2, 8) => tile_rows::<T, U, 2, 8, 8, P, Q>(rows, dst, to, dq),
-            (2, 4) => tile_rows::<T, U, 2, 8, 4, P, Q>(rows, dst, to, dq),
-            (2, 2) => tile_rows::<T, U, 2, 8, 2, P, Q>(rows, dst, to, dq),
-            (4, 4) => tile_rows::<T, U, 4, 4, 4, P, Q>(rows, dst, to, dq),
-            (4, 2) => tile_rows::<T, U, 4, 4, 2, P, Q>(rows, dst, to, dq),
+        // The slot's size and the tile's rows as one constant, so that a
+        // build without optimisations compiles only the arm it takes (a
+        // match on a run-time value compiles every arm, for every slot
+        // type and block size: most of a debug build's code).
+        match const { tile_key(core::mem::size_of::<U>(), P) } {
+            116 => tile_rows::<T, U, 1, 16, 16, P, Q>(rows, dst, to, dq),
+            108 => tile_rows::<T, U, 1, 16, 8, P, Q>(rows, dst, to, dq),
+            104 => tile_rows::<T, U, 1, 16, 4, P, Q>(rows, dst, to, dq),
+            102 => tile_rows::<T, U, 1, 16, 2, P, Q>(rows, dst, to, dq),
+            208 => tile_rows::<T, U, 2, 8, 8, P, Q>(rows, dst, to, dq),
+            204 => tile_rows::<T, U, 2, 8, 4, P, Q>(rows, dst, to, dq),
+            202 => tile_rows::<T, U, 2, 8, 2, P, Q>(rows, dst, to, dq),
+            404 => tile_rows::<T, U, 4, 4, 4, P, Q>(rows, dst, to, dq),
+            402 => tile_rows::<T, U, 4, 4, 2, P, Q>(rows, dst, to, dq),
             _ => false,
         }
+    }
+
+    /// A slot of `s` bytes and a block of `p` rows: `100 * s + r`, `r`
+    /// the rows of one tile (`16 / s`, or `p` when fewer). (One integer:
+    /// a match on a constant tuple still tests its fields at run time.)
+    const fn tile_key(s: usize, p: usize) -> usize {
+        let l = 16 / if s == 0 { 1 } else { s };
+        100 * s + if p < l { p } else { l }
     }
 
     /// A transposed block given by tables (the general transpose of
@@ -160,7 +171,7 @@ mod sse2 {
         cols: &[usize],
     ) -> (usize, usize) {
         let t = Table { s, rows, d, cols };
-        match core::mem::size_of::<T>() {
+        match const { core::mem::size_of::<T>() } {
             1 if is::<T, [u8; 1]>() => t.tiles::<T, [u8; 1], 1, 16>(src, dst),
             2 if is::<T, [u8; 2]>() => t.tiles::<T, [u8; 2], 2, 8>(src, dst),
             2 if is::<T, [[u8; 1]; 2]>() => t.tiles::<T, [[u8; 1]; 2], 2, 8>(src, dst),
@@ -190,12 +201,18 @@ mod sse2 {
             dst: &mut [T],
         ) -> (usize, usize) {
             let p = self.rows.len();
-            match (L, p) {
-                (16, 16..) => self.tiles_of::<T, U, S, L, 16>(src, dst),
-                (_, 8..) if L >= 8 => self.tiles_of::<T, U, S, L, 8>(src, dst),
-                (_, 4..) => self.tiles_of::<T, U, S, L, 4>(src, dst),
-                (_, 2..) => self.tiles_of::<T, U, S, L, 2>(src, dst),
-                _ => (0, 0),
+            // (`L` in constant tests: only the tiles a slot type can
+            // have are compiled, also without optimisations.)
+            if const { L >= 16 } && p >= 16 {
+                self.tiles_of::<T, U, S, L, 16>(src, dst)
+            } else if const { L >= 8 } && p >= 8 {
+                self.tiles_of::<T, U, S, L, 8>(src, dst)
+            } else if p >= 4 {
+                self.tiles_of::<T, U, S, L, 4>(src, dst)
+            } else if p >= 2 {
+                self.tiles_of::<T, U, S, L, 2>(src, dst)
+            } else {
+                (0, 0)
             }
         }
 
