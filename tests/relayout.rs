@@ -947,6 +947,51 @@ fn matches_slots(from: &str, to: &str) {
 /// sub-tiles against other orders, tiles of 2 rows on both sides, and
 /// permutations of rank 3 and 4. They take the general blocks (and, for
 /// packed slots, the blocks of unpacked bytes); both directions.
+/// The kernel each family gets, as `describe` reports it, and the copy
+/// right: in this (debug) build every box's copy also checks that the
+/// kernel it took is the one `describe` names.
+#[test]
+fn each_family_gets_its_kernel() {
+    use xla_layout::RelayoutKernel::*;
+    for (from, to, kernel) in [
+        ("f32[512,1024]{1,0}", "f32[512,1024]{1,0:T(8,128)}", Runs),
+        ("f32[100,100]{1,0}", "f32[100,100]{1,0:T(8,128)}", Runs),
+        ("f32[512,1024]{1,0}", "f32[512,1024]{0,1}", Squares),
+        ("f64[64,64,64]{2,1,0}", "f64[64,64,64]{0,2,1}", Squares),
+        ("u8[1024,3]{1,0}", "u8[1024,3]{0,1}", Blocks),
+        ("u8[64,3,64]{2,1,0}", "u8[64,3,64]{1,2,0}", Blocks),
+        (
+            "bf16[256,512]{1,0}",
+            "bf16[256,512]{1,0:T(8,128)(2,1)}",
+            Weave,
+        ),
+        (
+            "bf16[256,512]{1,0:T(8,128)(2,1)}",
+            "bf16[256,512]{1,0}",
+            Split,
+        ),
+        (
+            "bf16[256,512]{1,0:T(8,128)(2,1)}",
+            "bf16[256,512]{0,1:T(8,128)(2,1)}",
+            SubTiles,
+        ),
+        ("s8[256,512]{1,0}", "s8[256,512]{0,1:T(8,128)(4,1)}", Units),
+        ("s4[256,512]{1,0:E(4)}", "s4[256,512]{0,1:E(4)}", Packed),
+        ("f32[8,8]{1,0:T(3,4)}", "f32[8,8]{1,0:T(2,4)}", General),
+    ] {
+        let (a, b) = (parse_array(from).unwrap(), parse_array(to).unwrap());
+        let plan = RelayoutPlan::new(&a, &b).unwrap();
+        let steps = plan.describe();
+        assert_eq!(steps.kernel(), Some(kernel), "{from} -> {to}:\n{steps}");
+        assert!(steps.to_string().contains(kernel.name()), "{steps}");
+        matches_slots(from, to);
+    }
+    // An empty array has no box, so no kernel.
+    let e = parse_array("f32[0,5]{1,0}").unwrap();
+    let steps = RelayoutPlan::new(&e, &e).unwrap().describe();
+    assert_eq!((steps.boxes(), steps.kernel()), (0, None));
+}
+
 #[test]
 fn general_blocks_match_every_element() {
     for (from, to) in [

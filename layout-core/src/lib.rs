@@ -96,7 +96,9 @@ pub use math::fixed::{MemoryOrder, RankedLayout, StaticLayout, StaticShape, Unre
 pub use math::grid::{GridCell, LayoutGrid, PADDING_MARK};
 pub use math::iter::compare_indices;
 pub use math::packed::{PackedElement, PackedNatural, PackedView, PackedViewMut};
-pub use math::relayout::{relayout, relayout_bytes, RelayoutPlan};
+pub use math::relayout::{
+    relayout, relayout_bytes, RelayoutKernel, RelayoutLoop, RelayoutPlan, RelayoutSteps,
+};
 pub use math::view::{Element, LogicalIndices, NaturalElement, TypedLayout, View, ViewMut};
 pub use model::array::{ArrayShape, UncheckedArray};
 pub use model::dim::{Dim, LegacyPadding, PaddingValue, Tile, TileDim};

@@ -4,11 +4,82 @@
 //! steps otherwise. The nest's offsets are in bounds by construction
 //! (the plan checked both allocations against the slices).
 
+use core::fmt;
 use core::ops::Range;
 
 use super::modes::{Mode, Nest, MODES};
 use super::simd;
 use super::transpose;
+
+/// The kernel that copies one box of a relayout (see
+/// [`RelayoutPlan::describe`](super::RelayoutPlan::describe) and the
+/// relayout guide).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum RelayoutKernel {
+    /// A box of one element.
+    Element,
+    /// Runs contiguous on both sides, each copied whole.
+    Runs,
+    /// Runs of 2 or 4 one- or two-byte elements (the `(2,1)` and `(4,1)`
+    /// sub-tiles of a transposed tiling), transposed in blocks as one
+    /// wider element each.
+    Units,
+    /// `(2,1)` or `(4,1)` sub-tiles transposed on both sides, moved in
+    /// blocks and transposed on the way.
+    SubTiles,
+    /// The general transposed blocks: rows where the destination is
+    /// contiguous, columns where the source is, any loops serving either
+    /// side through offset tables.
+    Blocks,
+    /// Transposed square blocks of one cache line a side, for runs of at
+    /// least 8 bytes on both sides.
+    Squares,
+    /// Two source rows woven into one destination run of pairs.
+    Weave,
+    /// One source run of pairs split into two destination rows.
+    Split,
+    /// Strided steps, element by element along the innermost loop.
+    Strided,
+    /// Packed or differently sized slots, bit by bit or through the
+    /// packing kernels (`E(n)` layouts and sub-byte types).
+    Packed,
+    /// Element by element through both layouts' offset functions
+    /// (layouts whose offsets are not digit chains: `*`, tile sizes that
+    /// do not nest).
+    General,
+}
+
+impl RelayoutKernel {
+    /// The kernel's name, as [`RelayoutSteps`](super::RelayoutSteps) prints it.
+    ///
+    /// ```
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::RelayoutKernel;
+    /// assert_eq!(RelayoutKernel::Blocks.name(), "blocks");
+    /// ```
+    pub const fn name(self) -> &'static str {
+        match self {
+            RelayoutKernel::Element => "element",
+            RelayoutKernel::Runs => "runs",
+            RelayoutKernel::Units => "units",
+            RelayoutKernel::SubTiles => "sub-tiles",
+            RelayoutKernel::Blocks => "blocks",
+            RelayoutKernel::Squares => "squares",
+            RelayoutKernel::Weave => "weave",
+            RelayoutKernel::Split => "split",
+            RelayoutKernel::Strided => "strided",
+            RelayoutKernel::Packed => "packed",
+            RelayoutKernel::General => "general",
+        }
+    }
+}
+
+impl fmt::Display for RelayoutKernel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
 
 /// Calls `f(src, dst)` with the offsets of every step of `outer` (innermost
 /// first), starting at `(src, dst)`.
@@ -95,12 +166,72 @@ impl Steps {
 /// Copies every element of one box.
 ///
 /// The runs and the blocks are out of line, each with its own loop list
-/// (3 KiB at rank 16): a box takes only one of them on the stack.
+/// (3 KiB at rank 16): a box takes only one of them on the stack. In
+/// debug builds the kernel taken is checked against [`choose`], so that
+/// what [`RelayoutPlan::describe`](super::RelayoutPlan::describe) reports
+/// is what runs.
 pub(crate) fn copy_nest<T: Copy + 'static>(n: &Nest, src: &[T], dst: &mut [T]) {
+    let took = copy_box(n, src, dst);
+    debug_assert_eq!(
+        took,
+        choose(n, core::mem::size_of::<T>()),
+        "kernel of {n:?}"
+    );
+}
+
+/// The kernel [`copy_nest`] takes for box `n` of elements of `size`
+/// bytes, by the same tests in the same order, without copying.
+pub(crate) fn choose(n: &Nest, size: usize) -> RelayoutKernel {
+    let modes = &n.modes[..n.len];
+    let Some(&m0) = modes.first() else {
+        return RelayoutKernel::Element;
+    };
+    if m0.src == 1 && m0.dst == 1 {
+        let r = match (size, m0.range) {
+            (1 | 2, 2) => 2,
+            (1, 4) => 4,
+            _ => 0,
+        };
+        if r > 0 && units_nest(n, r).is_some_and(|u| u.transposed().is_some()) {
+            return RelayoutKernel::Units;
+        }
+        return RelayoutKernel::Runs;
+    }
+    if m0.dst == 1 && m0.src == m0.range {
+        let k = match (size, m0.range) {
+            (1 | 2, 2) => 2,
+            (1, 4) => 4,
+            _ => 0,
+        };
+        if k > 0 && sub_tile_nest(n, k, 256).is_some() {
+            return RelayoutKernel::SubTiles;
+        }
+    }
+    choose_fixed(n, size, true)
+}
+
+/// The kernel [`copy_fixed`] takes (`same`: elements copied as they are).
+fn choose_fixed(n: &Nest, size: usize, same: bool) -> RelayoutKernel {
+    let Some(&m0) = n.modes[..n.len].first() else {
+        return RelayoutKernel::Element;
+    };
+    if m0.dst == 1 && m0.src != 1 {
+        let (pm, qm) = transpose::sides(size);
+        if same && !tuned(n, size) && transpose::each_box(n, pm, qm, &mut |_, _, _| {}) {
+            return RelayoutKernel::Blocks;
+        }
+        if let Some(t) = Tuned::plan(n, size, same) {
+            return t.kind;
+        }
+    }
+    RelayoutKernel::Strided
+}
+
+fn copy_box<T: Copy + 'static>(n: &Nest, src: &[T], dst: &mut [T]) -> RelayoutKernel {
     let modes = &n.modes[..n.len];
     let Some((&m0, rest)) = modes.split_first() else {
         dst[n.dst as usize] = src[n.src as usize];
-        return;
+        return RelayoutKernel::Element;
     };
     if m0.src == 1 && m0.dst == 1 {
         // Runs of 2 or 4 one- or two-byte elements that the rest of the
@@ -115,10 +246,11 @@ pub(crate) fn copy_nest<T: Copy + 'static>(n: &Nest, src: &[T], dst: &mut [T]) {
             4 if const { core::mem::size_of::<T>() == 1 } => units::<T, 4>(n, src, dst),
             _ => false,
         };
-        if !units {
-            runs(n, m0.range as usize, rest, src, dst);
+        if units {
+            return RelayoutKernel::Units;
         }
-        return;
+        runs(n, m0.range as usize, rest, src, dst);
+        return RelayoutKernel::Runs;
     }
     if m0.dst == 1 && m0.src == m0.range {
         // `K` x `K` sub-tiles transposed on both sides (`(2,1)` or `(4,1)`
@@ -132,11 +264,11 @@ pub(crate) fn copy_nest<T: Copy + 'static>(n: &Nest, src: &[T], dst: &mut [T]) {
             _ => false,
         };
         if sub {
-            return;
+            return RelayoutKernel::SubTiles;
         }
     }
     // Transposed blocks, or strided steps.
-    copy_fixed::<T, Same>(n, src, dst);
+    copy_fixed::<T, Same>(n, src, dst)
 }
 
 /// Contiguous runs of `len` on both sides, under the loops `rest`.
@@ -178,21 +310,28 @@ pub(crate) fn in_source_order(loops: &mut [Mode]) {
 /// a transpose, or the box is small (a few runs are as fast one by one).
 #[inline(never)]
 fn units<T: Copy + 'static, const R: usize>(n: &Nest, src: &[T], dst: &mut [T]) -> bool {
-    let r = R as u64;
+    let Some(u) = units_nest(n, R as u64) else {
+        return false;
+    };
+    blocks::<_, Same>(&u, src.as_chunks::<R>().0, dst.as_chunks_mut::<R>().0).is_some()
+}
+
+/// The loops of [`units`] over runs of `r` elements (offsets in runs),
+/// when the box is such runs and large enough; else `None`.
+fn units_nest(n: &Nest, r: u64) -> Option<Nest> {
     let rest = &n.modes[1..n.len];
     let whole = |x: u64| x.is_multiple_of(r);
     let count = rest.iter().fold(1u64, |c, m| c.saturating_mul(m.range));
     if count < 1024 || !whole(n.src) || !whole(n.dst) {
-        return false;
+        return None;
     }
     if !rest.iter().all(|m| whole(m.src) && whole(m.dst)) {
-        return false;
+        return None;
     }
     if rest.first().is_none_or(|m| m.dst != r) {
-        return false;
+        return None;
     }
-    let u = Nest::scaled(rest, r, r, n.src / r, n.dst / r);
-    blocks::<_, Same>(&u, src.as_chunks::<R>().0, dst.as_chunks_mut::<R>().0)
+    Some(Nest::scaled(rest, r, r, n.src / r, n.dst / r))
 }
 
 /// What happens to an element on its way: nothing ([`Same`]), or a
@@ -275,11 +414,15 @@ pub(crate) fn sub_tile_nest(n: &Nest, k: u64, least: u64) -> Option<Nest> {
 /// Every element of one box passed through `X`: transposed blocks
 /// where the box is a transpose, else strided steps (the end of
 /// [`copy_nest`], with [`Same`]).
-pub(crate) fn copy_fixed<T: Copy + 'static, X: Fix<T>>(n: &Nest, src: &[T], dst: &mut [T]) {
+pub(crate) fn copy_fixed<T: Copy + 'static, X: Fix<T>>(
+    n: &Nest,
+    src: &[T],
+    dst: &mut [T],
+) -> RelayoutKernel {
     let modes = &n.modes[..n.len];
     let Some((&m0, rest)) = modes.split_first() else {
         dst[n.dst as usize] = X::fix(src[n.src as usize]);
-        return;
+        return RelayoutKernel::Element;
     };
     if m0.dst == 1 && m0.src != 1 {
         let size = core::mem::size_of::<T>();
@@ -290,10 +433,10 @@ pub(crate) fn copy_fixed<T: Copy + 'static, X: Fix<T>>(n: &Nest, src: &[T], dst:
         let general = X::SAME && !tuned(n, size);
         let (pm, qm) = transpose::sides(size);
         if general && transpose::each_box(n, pm, qm, &mut |b, s, d| b.copy(src, s, dst, d)) {
-            return;
+            return RelayoutKernel::Blocks;
         }
-        if blocks::<T, X>(n, src, dst) {
-            return;
+        if let Some(kind) = blocks::<T, X>(n, src, dst) {
+            return kind;
         }
     }
     let (r, ss, ds) = (m0.range as usize, m0.src as usize, m0.dst as usize);
@@ -302,6 +445,7 @@ pub(crate) fn copy_fixed<T: Copy + 'static, X: Fix<T>>(n: &Nest, src: &[T], dst:
             dst[d + i * ds] = X::fix(src[s + i * ss]);
         }
     });
+    RelayoutKernel::Strided
 }
 
 /// Whether the transposed blocks of [`blocks`] take box `n` of elements
@@ -318,124 +462,166 @@ fn tuned(n: &Nest, size: usize) -> bool {
     weave || split || (bytes(m0.range) && bytes(mq.range))
 }
 
-/// Transposed blocks: `false` (nothing copied) when the box is not one.
-#[inline(never)]
-fn blocks<T: Copy + 'static, X: Fix<T>>(n: &Nest, src: &[T], dst: &mut [T]) -> bool {
-    let Some((m0, mq, mut outer, len)) = n.transposed() else {
-        return false;
-    };
-    let mut block = Block {
-        rp: m0.range as usize,
-        sp: m0.src as usize,
-        rq: mq.range as usize,
-        dq: mq.dst as usize,
-        rp0: 0,
-        sp1: 0,
-        rq0: 0,
-        dq1: 0,
-        crowded: false,
-    };
-    // A destination run shorter than a cache line continues in the
-    // next loop: take part of that loop into the block.
-    let line = 64 / core::mem::size_of::<T>().max(1);
-    let p_next = len > 0 && outer[0].dst == m0.range && block.rp < line;
-    // A source run shorter than a line that continues in a later loop
-    // (the destination tiled across the transpose; runs and rows of 2
-    // keep the paths below): where the destination's runs are short too
-    // (tiled on both sides) or the source's are under 16 bytes, a line's
-    // worth of that loop joins the block, and with both short the first
-    // loop then gives a square's side; where the destination's runs are
-    // long, that loop goes first, so that the blocks after this one read
-    // the rest of its source lines while they are cached. Interleaved
-    // runs, fractions of memcpy: f32 `{1,0:T(8,128)}` ->
-    // `{0,1:T(8,128)}` 0.23x with neither, 0.36x with a line of each,
-    // 0.44x so; u8 `{0,1}` -> `{1,0:T(8,128)}` 0.07x without, 0.20x
-    // with the line, 0.33x going first too; f32 and bf16 (16- and
-    // 32-byte runs, no faster with the line) 0.25x to 0.37x and 0.19x
-    // to 0.25x going first.
-    let size = core::mem::size_of::<T>().max(1);
-    let q_next = (block.rp > 2 && (3..line).contains(&block.rq))
-        .then(|| {
-            let first = usize::from(p_next);
-            let k = outer[first..len].iter().position(|m| m.src == mq.range)?;
-            Some(k + first)
-        })
-        .flatten();
-    let mut p_most = line / block.rp.max(1);
-    if let Some(k) = q_next {
-        let m = outer[k];
-        let c = divisor_up_to(m.range, line / block.rq);
-        if c > 1 && (p_next || block.rq * size < 16) {
-            block.rq0 = block.rq;
-            block.dq1 = m.dst as usize;
-            block.rq *= c;
-            let c = c as u64;
-            outer[k] = Mode {
-                range: m.range / c,
-                src: m.src * c,
-                dst: m.dst * c,
-            };
-            p_most = SQUARE_BYTES / size / block.rp.max(1);
-        }
-        if !p_next {
-            outer[..=k].rotate_right(1);
-        }
-    }
-    if p_next && block.rq >= line {
-        let m1 = outer[0];
-        let c = divisor_up_to(m1.range, p_most);
-        if c > 1 {
-            block.rp0 = block.rp;
-            block.sp1 = m1.src as usize;
-            block.rp *= c;
-            let c = c as u64;
-            outer[0] = Mode {
-                range: m1.range / c,
-                src: m1.src * c,
-                dst: m1.dst * c,
-            };
-        }
-    }
-    // Only blocks of more than twice `PASS` rows (1- and 2-byte
-    // elements) can be crowded.
-    block.crowded = line > 2 * PASS && block.crowded::<T>(line);
-    let outer = &mut outer[..len];
-    if X::SAME && block.rp0 == 0 && block.rq0 == 0 && block.rp == 2 && block.dq == 2 {
-        // Two source rows woven into one destination run (rows to the
-        // `(2,1)` sub-tiles of 16-bit layouts).
-        let (rq, sp) = (block.rq, block.sp);
-        each(outer, n.src, n.dst, |s, d| {
-            weave(
-                &src[s..s + rq],
-                &src[s + sp..s + sp + rq],
-                &mut dst[d..d + 2 * rq],
-            );
-        });
-        return true;
-    }
-    if X::SAME && block.rp0 == 0 && block.rq0 == 0 && block.rq == 2 && block.sp == 2 {
-        // One source run split into two destination rows (the `(2,1)`
-        // sub-tiles back to rows): like contiguous runs, faster with the
-        // source read front to back. (Woven runs are faster the other
-        // way round.)
-        in_source_order(outer);
-        let (rp, dq) = (block.rp, block.dq);
-        each_ahead(outer, n.src, n.dst, AHEAD, |s, d, later| {
-            if let Some(x) = later {
-                for l in (0..rp).step_by(line) {
-                    simd::prefetch_write(dst, x + l);
-                    simd::prefetch_write(dst, x + dq + l);
-                }
+/// The tuned blocks of one box: the block, the loops around it, and
+/// which of [`RelayoutKernel::Weave`], [`RelayoutKernel::Split`] and [`RelayoutKernel::Squares`]
+/// copies it.
+struct Tuned {
+    block: Block,
+    outer: [Mode; MODES],
+    len: usize,
+    kind: RelayoutKernel,
+}
+
+impl Tuned {
+    /// The tuned blocks of box `n` of elements of `size` bytes (`same`:
+    /// copied as they are, so that pairs may be woven or split), or
+    /// `None` where the box is no transpose.
+    fn plan(n: &Nest, size: usize, same: bool) -> Option<Tuned> {
+        let (m0, mq, mut outer, len) = n.transposed()?;
+        let mut block = Block {
+            rp: m0.range as usize,
+            sp: m0.src as usize,
+            rq: mq.range as usize,
+            dq: mq.dst as usize,
+            rp0: 0,
+            sp1: 0,
+            rq0: 0,
+            dq1: 0,
+            crowded: false,
+        };
+        let size = size.max(1);
+        // A destination run shorter than a cache line continues in the
+        // next loop: take part of that loop into the block.
+        let line = 64 / size;
+        let p_next = len > 0 && outer[0].dst == m0.range && block.rp < line;
+        // A source run shorter than a line that continues in a later loop
+        // (the destination tiled across the transpose; runs and rows of 2
+        // keep the paths below): where the destination's runs are short
+        // too (tiled on both sides) or the source's are under 16 bytes, a
+        // line's worth of that loop joins the block, and with both short
+        // the first loop then gives a square's side; where the
+        // destination's runs are long, that loop goes first, so that the
+        // blocks after this one read the rest of its source lines while
+        // they are cached. Interleaved runs, fractions of memcpy: f32
+        // `{1,0:T(8,128)}` -> `{0,1:T(8,128)}` 0.23x with neither, 0.36x
+        // with a line of each, 0.44x so; u8 `{0,1}` -> `{1,0:T(8,128)}`
+        // 0.07x without, 0.20x with the line, 0.33x going first too; f32
+        // and bf16 (16- and 32-byte runs, no faster with the line) 0.25x
+        // to 0.37x and 0.19x to 0.25x going first.
+        let q_next = (block.rp > 2 && (3..line).contains(&block.rq))
+            .then(|| {
+                let first = usize::from(p_next);
+                let k = outer[first..len].iter().position(|m| m.src == mq.range)?;
+                Some(k + first)
+            })
+            .flatten();
+        let mut p_most = line / block.rp.max(1);
+        if let Some(k) = q_next {
+            let m = outer[k];
+            let c = divisor_up_to(m.range, line / block.rq);
+            if c > 1 && (p_next || block.rq * size < 16) {
+                block.rq0 = block.rq;
+                block.dq1 = m.dst as usize;
+                block.rq *= c;
+                let c = c as u64;
+                outer[k] = Mode {
+                    range: m.range / c,
+                    src: m.src * c,
+                    dst: m.dst * c,
+                };
+                p_most = SQUARE_BYTES / size / block.rp.max(1);
             }
-            let (a, b) = dst[d..d + dq + rp].split_at_mut(dq);
-            split(&src[s..s + 2 * rp], &mut a[..rp], &mut b[..rp]);
-        });
-        return true;
+            if !p_next {
+                outer[..=k].rotate_right(1);
+            }
+        }
+        if p_next && block.rq >= line {
+            let m1 = outer[0];
+            let c = divisor_up_to(m1.range, p_most);
+            if c > 1 {
+                block.rp0 = block.rp;
+                block.sp1 = m1.src as usize;
+                block.rp *= c;
+                let c = c as u64;
+                outer[0] = Mode {
+                    range: m1.range / c,
+                    src: m1.src * c,
+                    dst: m1.dst * c,
+                };
+            }
+        }
+        // Only blocks of more than twice `PASS` rows (1- and 2-byte
+        // elements) can be crowded.
+        block.crowded = line > 2 * PASS && block.crowded(line, size);
+        let plain = same && block.rp0 == 0 && block.rq0 == 0;
+        let kind = if plain && block.rp == 2 && block.dq == 2 {
+            RelayoutKernel::Weave
+        } else if plain && block.rq == 2 && block.sp == 2 {
+            RelayoutKernel::Split
+        } else {
+            RelayoutKernel::Squares
+        };
+        Some(Tuned {
+            block,
+            outer,
+            len,
+            kind,
+        })
     }
-    each(outer, n.src, n.dst, |s, d| {
-        block.copy::<T, X>(src, s, dst, d)
-    });
-    true
+}
+
+/// Transposed blocks: `None` (nothing copied) when the box is not one,
+/// else the kernel that copied it.
+#[inline(never)]
+fn blocks<T: Copy + 'static, X: Fix<T>>(
+    n: &Nest,
+    src: &[T],
+    dst: &mut [T],
+) -> Option<RelayoutKernel> {
+    let Tuned {
+        block,
+        mut outer,
+        len,
+        kind,
+    } = Tuned::plan(n, core::mem::size_of::<T>(), X::SAME)?;
+    let outer = &mut outer[..len];
+    match kind {
+        RelayoutKernel::Weave => {
+            // Two source rows woven into one destination run (rows to the
+            // `(2,1)` sub-tiles of 16-bit layouts).
+            let (rq, sp) = (block.rq, block.sp);
+            each(outer, n.src, n.dst, |s, d| {
+                weave(
+                    &src[s..s + rq],
+                    &src[s + sp..s + sp + rq],
+                    &mut dst[d..d + 2 * rq],
+                );
+            });
+        }
+        RelayoutKernel::Split => {
+            // One source run split into two destination rows (the `(2,1)`
+            // sub-tiles back to rows): like contiguous runs, faster with
+            // the source read front to back. (Woven runs are faster the
+            // other way round.)
+            in_source_order(outer);
+            let (rp, dq) = (block.rp, block.dq);
+            let line = 64 / core::mem::size_of::<T>().max(1);
+            each_ahead(outer, n.src, n.dst, AHEAD, |s, d, later| {
+                if let Some(x) = later {
+                    for l in (0..rp).step_by(line) {
+                        simd::prefetch_write(dst, x + l);
+                        simd::prefetch_write(dst, x + dq + l);
+                    }
+                }
+                let (a, b) = dst[d..d + dq + rp].split_at_mut(dq);
+                split(&src[s..s + 2 * rp], &mut a[..rp], &mut b[..rp]);
+            });
+        }
+        _ => each(outer, n.src, n.dst, |s, d| {
+            block.copy::<T, X>(src, s, dst, d)
+        }),
+    }
+    Some(kind)
 }
 
 /// The offset of step `i` of a block's side: one loop of stride `inner`
@@ -528,8 +714,7 @@ impl Block {
     /// Whether more than twice [`PASS`] of the first `rows` source rows
     /// (one block's) fall in one set of a 64-set L1 of 64-byte lines. (At
     /// twice, the 16 rows of a 4-byte block, passes measured no faster.)
-    fn crowded<T>(&self, rows: usize) -> bool {
-        let size = core::mem::size_of::<T>();
+    fn crowded(&self, rows: usize, size: usize) -> bool {
         let mut sets = [0u8; 64];
         for p in 0..rows.min(self.rp) {
             let set = (self.row(p).wrapping_mul(size) / 64) % 64;

@@ -19,6 +19,7 @@
 //! the output depends only on the input elements.
 
 mod bits;
+mod describe;
 mod kernels;
 mod modes;
 mod padding;
@@ -40,6 +41,8 @@ use crate::model::dim::PaddingValue;
 use crate::plan::digits::DimDigits;
 use crate::plan::Plan;
 
+pub use describe::{RelayoutLoop, RelayoutSteps};
+pub use kernels::RelayoutKernel;
 use modes::{Chain, Nest, Piece, CHAIN};
 
 fn mismatch(why: RelayoutMismatch) -> Error {

@@ -1,0 +1,176 @@
+//! What a plan does, in words: [`RelayoutPlan::describe`]. The kernel of
+//! a box is found by the same tests the copy makes (`kernels::choose`,
+//! checked against the kernel the copy took in debug builds), so the
+//! description cannot drift from what runs.
+
+use core::fmt;
+
+use super::kernels::{self, RelayoutKernel};
+use super::modes::{self, Mode, Nest, Piece, CHAIN, MODES};
+use super::{How, RelayoutPlan};
+use crate::base::limits::MAX_RANK;
+
+/// One loop of a box: `range` steps, each `src` slots on in the source
+/// and `dst` slots on in the destination.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RelayoutLoop {
+    /// Steps of the loop.
+    pub range: u64,
+    /// Source slots per step.
+    pub src: u64,
+    /// Destination slots per step.
+    pub dst: u64,
+}
+
+/// What a [`RelayoutPlan`] does ([`RelayoutPlan::describe`]): how the
+/// slots are moved, how many boxes the index space is cut into, and the
+/// loops and kernel of the first box (the one at index 0, which holds the
+/// whole tiles: the others are the rest of dimensions that are not a
+/// multiple of a tile). Its `Display` prints all of it.
+///
+/// ```
+/// # use layout_core as xla_layout;
+/// use xla_layout::{parse_array, RelayoutKernel, RelayoutPlan};
+/// let a = parse_array("f32[512,1024]{1,0}").unwrap();
+/// let b = parse_array("f32[512,1024]{0,1}").unwrap();
+/// let steps = RelayoutPlan::new(&a, &b).unwrap().describe();
+/// assert_eq!(steps.kernel(), Some(RelayoutKernel::Squares));
+/// assert_eq!(steps.boxes(), 1);
+/// assert_eq!(steps.to_string(), "\
+/// slots: 4 bytes, copied whole
+/// boxes: 1
+/// first box: kernel squares
+///   loops (innermost first): 512 x (1024, 1), 1024 x (1, 512)
+/// ");
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct RelayoutSteps {
+    slot_bytes: Option<u64>,
+    boxes: u64,
+    kernel: Option<RelayoutKernel>,
+    loops: [RelayoutLoop; MODES],
+    len: usize,
+}
+
+impl RelayoutSteps {
+    /// The kernel of the first box; `None` for an empty array (no box).
+    pub fn kernel(&self) -> Option<RelayoutKernel> {
+        self.kernel
+    }
+
+    /// How many boxes the index space is cut into (saturating at
+    /// `u64::MAX`): 1 where every dimension is a whole number of tiles on
+    /// both sides, more where a dimension has a remainder; 0 for an
+    /// empty array.
+    pub fn boxes(&self) -> u64 {
+        self.boxes
+    }
+
+    /// The loops of the first box, innermost (smallest destination
+    /// stride) first; loops contiguous on both sides are merged. Empty
+    /// for element-by-element copies.
+    pub fn loops(&self) -> &[RelayoutLoop] {
+        &self.loops[..self.len]
+    }
+
+    /// The bytes of a slot where whole slots are copied (1, 2, 4, 8 or
+    /// 16); `None` where slots are packed or differ in size between the
+    /// layouts.
+    pub fn slot_bytes(&self) -> Option<u64> {
+        self.slot_bytes
+    }
+}
+
+impl fmt::Display for RelayoutSteps {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.slot_bytes {
+            Some(b) => writeln!(f, "slots: {b} bytes, copied whole")?,
+            None => writeln!(f, "slots: packed or of two sizes, copied bit by bit")?,
+        }
+        writeln!(f, "boxes: {}", self.boxes)?;
+        if let Some(k) = self.kernel {
+            writeln!(f, "first box: kernel {k}")?;
+        }
+        if !self.loops().is_empty() {
+            f.write_str("  loops (innermost first): ")?;
+            for (i, l) in self.loops().iter().enumerate() {
+                let sep = if i == 0 { "" } else { ", " };
+                write!(f, "{sep}{} x ({}, {})", l.range, l.src, l.dst)?;
+            }
+            writeln!(f)?;
+        }
+        Ok(())
+    }
+}
+
+impl RelayoutPlan {
+    /// What this plan does: the slots, the boxes, and the loops and
+    /// kernel of the first box. The kernel is decided by the tests the
+    /// copy itself makes, so a test can assert which kernel a pair gets.
+    /// (Typed copies without the `simd` feature take the same kernels on
+    /// their elements.)
+    ///
+    /// ```
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array, RelayoutKernel, RelayoutPlan};
+    /// let a = parse_array("bf16[256,512]{1,0}").unwrap();
+    /// let b = parse_array("bf16[256,512]{1,0:T(8,128)(2,1)}").unwrap();
+    /// let steps = RelayoutPlan::new(&a, &b).unwrap().describe();
+    /// assert_eq!(steps.kernel(), Some(RelayoutKernel::Weave));
+    /// assert_eq!(steps.slot_bytes(), Some(2));
+    /// ```
+    pub fn describe(&self) -> RelayoutSteps {
+        let mut out = RelayoutSteps {
+            slot_bytes: self.slot_bytes(),
+            boxes: 0,
+            kernel: None,
+            loops: [RelayoutLoop {
+                range: 0,
+                src: 0,
+                dst: 0,
+            }; MODES],
+            len: 0,
+        };
+        let How::Chains(chains) = &self.how else {
+            out.boxes = u64::from(!self.limits[..self.rank].contains(&0));
+            out.kernel = (out.boxes > 0).then_some(RelayoutKernel::General);
+            return out;
+        };
+        let rank = self.rank;
+        let mut pieces = [[modes::NO_PIECE; CHAIN]; MAX_RANK];
+        let mut counts = [0usize; MAX_RANK];
+        for d in 0..rank {
+            (pieces[d], counts[d]) = modes::pieces(&chains[d]);
+        }
+        out.boxes = counts[..rank]
+            .iter()
+            .fold(1u64, |b, &c| b.saturating_mul(c as u64));
+        if out.boxes == 0 {
+            return out;
+        }
+        let mut of: [&[Piece]; MAX_RANK] = [&[]; MAX_RANK];
+        for ((o, p), &n) in of.iter_mut().zip(&pieces).zip(&counts) {
+            *o = &p[..n];
+        }
+        let mut nest = Nest::new();
+        nest.of_box(chains, &of, &[0; MAX_RANK], rank);
+        for (l, m) in out.loops.iter_mut().zip(nest.loops()) {
+            let Mode { range, src, dst } = *m;
+            *l = RelayoutLoop { range, src, dst };
+        }
+        out.len = nest.loops().len();
+        out.kernel = Some(match out.slot_bytes {
+            Some(b) => kernels::choose(&nest, b as usize),
+            None => RelayoutKernel::Packed,
+        });
+        out
+    }
+
+    /// The bytes of a slot where the copy moves whole slots of one size
+    /// (what `run_bytes` takes as `[u8; N]`).
+    fn slot_bytes(&self) -> Option<u64> {
+        let whole = self.src_bits == self.dst_bits && self.src_bits.is_multiple_of(8);
+        let b = self.src_bits / 8;
+        (whole && matches!(b, 1 | 2 | 4 | 8 | 16)).then_some(b)
+    }
+}
