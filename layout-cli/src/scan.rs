@@ -231,6 +231,15 @@ pub fn run(path: &str, json: bool) -> ExitCode {
 /// Runs `layout scan` on a path, or on stdin for `-`, as `listing` says
 /// (with `json`, `listing` is ignored: the caller refuses the pair).
 pub fn run_listing(path: &str, json: bool, listing: &Listing) -> ExitCode {
+    if path != "-" && std::path::Path::new(path).is_dir() {
+        if listing.ranked() {
+            output::warn(format_args!(
+                "layout scan: --sort, --top and --computation take one HLO file, not a dump directory ({path})\n"
+            ));
+            return ExitCode::from(crate::exit::USAGE);
+        }
+        return crate::dump::run(path, json);
+    }
     let input = if path == "-" {
         let mut buf = Vec::new();
         io::stdin().lock().read_to_end(&mut buf).map(|_| buf)
