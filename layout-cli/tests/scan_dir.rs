@@ -281,7 +281,8 @@ fn a_tpu_dump_shows_the_tiles_padding() {
     }
     assert!(stdout.contains(
         "  8 allocation(s): the compiler's 4,411,920 bytes (4.2 MiB; Total bytes used); \
-         by our value sizes 4,411,920\n  10 value(s), 9 array(s): the compiler's sizes \
+         by our value sizes 4,411,920\n  by memory space: device (0) 4,407,824, \
+         fast/VMEM (1) 4,096\n  10 value(s), 9 array(s): the compiler's sizes \
          4,416,000, ours 4,416,000, unpadded 275,800, padding 4,140,200 (93.8%)\n  \
          unpadded as the compiler reports it (E(n) not packed): 177,496\n  \
          9 of 9 array size(s) agree\n"
@@ -296,6 +297,10 @@ fn a_tpu_dump_shows_the_tiles_padding() {
     assert_eq!(value(m, "copy")["color"], 1);
     assert_eq!(m["allocations"][6]["color"], 1);
     assert_eq!(m["allocations"][7]["bytes"], 4_259_840);
+    assert_eq!(
+        m["totals"]["allocated_bytes_by_color"],
+        serde_json::json!([{"color": 0, "bytes": 4_407_824}, {"color": 1, "bytes": 4096}])
+    );
     assert_eq!(m["values_file"], Value::Null);
 }
 
@@ -489,4 +494,50 @@ fn a_shape_that_does_not_parse_is_bad_input() {
             "f32[128,6]{1,0:T(8,128}"
         ]
     ));
+}
+
+/// A reader that goes away is not an error; a full disk is exit 3.
+#[test]
+fn a_closed_pipe_and_a_full_disk() {
+    use std::process::{Command, Stdio};
+    let dir = dump("jax_cpu");
+    for json in [false, true] {
+        let mut args = vec!["scan", dir.to_str().unwrap()];
+        if json {
+            args.push("--json");
+        }
+        // A pipe whose reader has already exited.
+        let mut reader = Command::new(env!("CARGO_BIN_EXE_layout"))
+            .arg("--version")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .spawn()
+            .unwrap();
+        let pipe = reader.stdin.take().unwrap();
+        assert!(reader.wait().unwrap().success());
+        let out = Command::new(env!("CARGO_BIN_EXE_layout"))
+            .args(&args)
+            .stdout(Stdio::from(pipe))
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        assert_eq!(String::from_utf8_lossy(&out.stderr), "", "{args:?}");
+
+        #[cfg(target_os = "linux")]
+        {
+            let full = std::fs::OpenOptions::new()
+                .write(true)
+                .open("/dev/full")
+                .unwrap();
+            let out = Command::new(env!("CARGO_BIN_EXE_layout"))
+                .args(&args)
+                .stdout(full)
+                .stderr(Stdio::piped())
+                .output()
+                .unwrap();
+            assert_eq!(out.status.code(), Some(3), "{args:?}");
+            assert!(String::from_utf8_lossy(&out.stderr).contains("cannot write the output"));
+        }
+    }
 }

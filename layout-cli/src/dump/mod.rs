@@ -3,7 +3,8 @@
 //!
 //! # Input
 //!
-//! The files directly in the directory (not its subdirectories), by name:
+//! The files directly in the directory (not its subdirectories; names
+//! that are not UTF-8 are not XLA's and are passed over), by name:
 //!
 //! - `P-buffer-assignment.txt`: a module's buffer assignment
 //!   ([`assignment`]); one module per such file, in name order;
@@ -37,7 +38,8 @@
 //! table of allocations each followed by its values (`VALUE OPCODE OFFSET
 //! XLA BYTES OUR BYTES PADDING SHAPE`, the shape last and verbatim; a
 //! `*` marks a size that differs from the compiler's), then the module's
-//! totals; last, the directory's totals. With `--json`, one JSON object per
+//! totals (and the allocations by memory space, their `color`, when there
+//! is more than one); last, the directory's totals. With `--json`, one JSON object per
 //! line: a `{"kind": "module", ...}` per module ([`write::module_json`]) and
 //! a last `{"kind": "directory", ...}`.
 //!
@@ -58,7 +60,7 @@
 pub mod assignment;
 pub mod write;
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
@@ -131,8 +133,11 @@ pub struct Module {
 }
 
 /// A module's totals.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Totals {
+    /// The allocations' sizes by color (memory space), colors in
+    /// increasing order.
+    pub by_color: BTreeMap<i64, u64>,
     /// Allocations.
     pub allocations: u64,
     /// Their sizes summed.
@@ -166,6 +171,10 @@ pub struct Totals {
 impl Totals {
     /// Adds `other`.
     pub fn add(&mut self, o: &Totals) {
+        for (&color, &bytes) in &o.by_color {
+            let sum = self.by_color.entry(color).or_default();
+            *sum = sum.saturating_add(bytes);
+        }
         self.allocations += o.allocations;
         self.allocated = self.allocated.saturating_add(o.allocated);
         self.ours_allocated = self.ours_allocated.saturating_add(o.ours_allocated);
@@ -216,6 +225,8 @@ impl Module {
             ..Totals::default()
         };
         for (i, a) in self.assignment.allocations.iter().enumerate() {
+            let sum = t.by_color.entry(a.color).or_default();
+            *sum = sum.saturating_add(a.size);
             let ours = self.extent(i).unwrap_or(a.size);
             t.ours_allocated = t.ours_allocated.saturating_add(ours);
         }
@@ -318,7 +329,10 @@ pub fn read(dir: &Path) -> std::io::Result<Dump> {
         let entry = entry?;
         let path = entry.path();
         if path.is_file() {
-            files.push(entry.file_name().to_string_lossy().into_owned());
+            // XLA's names are ASCII: a name that is not UTF-8 is not one.
+            if let Ok(name) = entry.file_name().into_string() {
+                files.push(name);
+            }
         }
     }
     files.sort();
@@ -493,4 +507,108 @@ pub fn run(dir: &str, json: bool) -> ExitCode {
         }
     }
     out.finish("scan", ExitCode::from(code))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hlo_files_by_name() {
+        assert!(is_hlo("module_0000.jit_f.before_optimizations.txt"));
+        assert!(is_hlo("module_0000.jit_f.cpu_after_optimizations.txt"));
+        for other in [
+            "module_0000.jit_f.cpu_after_optimizations-buffer-assignment.txt",
+            "module_0000.jit_f.cpu_after_optimizations-buffer-assignment-values.txt",
+            "module_0000.jit_f.cpu_after_optimizations-memory-usage-report.txt",
+            "module_0000.jit_f.cpu_after_optimizations-live-range.txt",
+            "module_0000.jit_f.debug_options",
+            "module_0000.jit_f.ir-no-opt.ll",
+        ] {
+            assert!(!is_hlo(other), "{other}");
+        }
+    }
+
+    fn module(text: &str, hlo: &str) -> Module {
+        let (name, instructions) = names(hlo.as_bytes());
+        let mut m = Module {
+            file: "m-buffer-assignment.txt".into(),
+            values_file: None,
+            hlo_file: None,
+            name,
+            assignment: assignment::read(text),
+            total: None,
+            measured: Vec::new(),
+            errors: Vec::new(),
+        };
+        measure(&mut m, &instructions);
+        m
+    }
+
+    #[test]
+    fn extents_totals_and_instructions() {
+        let m = module(
+            "BufferAssignment:
+allocation 0: size 4608, preallocated-temp:
+ value: <1 a @0> (size=4096,offset=0): f32[3,5]{1,0:T(8,128)}
+ value: <2 t{} @0> (size=16,offset=4096): (f32[3,5]{1,0:T(8,128)}, s32[])
+ value: <3 b @0> (size=512,offset=4096): f32[]{:T(128)}
+allocation 1: size 64, color 1:
+ value: <4 c @1> (size=60,offset=0): f32[15]{0}
+allocation 2: size 8:
+
+Total bytes used: 4680 (4.6KiB)
+",
+            "HloModule m\n\nENTRY %e {\n  %a = f32[3,5]{1,0:T(8,128)} parameter(0)\n  ROOT %t = (f32[3,5]{1,0:T(8,128)}, s32[]) tuple(%a, %a)\n}\n",
+        );
+        assert_eq!(m.errors, vec![]);
+        assert_eq!(m.name.as_deref(), Some("m"));
+        assert_eq!(m.extent(0), Some(4608));
+        // Our size is 60, short of the allocation's 64.
+        assert_eq!(m.extent(1), Some(60));
+        assert_eq!(m.extent(2), None);
+        assert_eq!(m.extent(3), None);
+        let a = &m.measured[0][0];
+        assert_eq!(
+            a.instruction,
+            Some(Instruction {
+                opcode: "parameter".into(),
+                computation: "e".into()
+            })
+        );
+        assert_eq!(a.agrees(4096), Some(true));
+        assert_eq!(m.measured[0][1].agrees(16), None);
+        assert_eq!(m.measured[0][2].instruction, None);
+        let t = m.totals();
+        assert_eq!(
+            (t.allocations, t.allocated, t.ours_allocated),
+            (3, 4680, 4676)
+        );
+        assert_eq!((t.values, t.arrays, t.agree, t.differ), (4, 3, 3, 0));
+        assert_eq!(t.compiler_value_bytes, 4096 + 16 + 512 + 60);
+        assert_eq!((t.bytes, t.unpadded, t.padding), (4668, 124, 4544));
+        assert_eq!(
+            t.by_color.into_iter().collect::<Vec<_>>(),
+            vec![(0, 4616), (1, 64)]
+        );
+    }
+
+    #[test]
+    fn a_total_the_allocations_do_not_make() {
+        let m = module(
+            "BufferAssignment:\nallocation 0: size 8:\n value: <1 a> (size=8,offset=0): f32[2]{0}\nTotal bytes used: 9 (9B)\n",
+            "",
+        );
+        assert_eq!(m.errors.len(), 1);
+        assert_eq!(m.errors[0].1.line, 4);
+        assert!(m.errors[0].1.message.contains("add up to 8 bytes"));
+        let m = module("allocation 0: size 8:\n", "");
+        assert_eq!(m.errors.len(), 1);
+        assert_eq!(m.errors[0].1.line, 0);
+        let m = module("nothing\n", "");
+        assert!(m.errors[0]
+            .1
+            .message
+            .contains("no `BufferAssignment:` header"));
+    }
 }

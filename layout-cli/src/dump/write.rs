@@ -1,7 +1,7 @@
 //! Writing a dump directory's buffer assignments: the table and the JSON
 //! lines (see [`super`]).
 //!
-//! Uses: [`crate::format`], [`crate::report`] (through [`super`]).
+//! Uses: [`crate::format`], [`crate::report`] (memory-space names).
 
 use std::io::{self, Write};
 
@@ -146,6 +146,17 @@ fn totals_lines<W: Write>(out: &mut W, t: &Totals, compiler: Option<u64>) -> io:
         t.allocations,
         grouped(t.ours_allocated)
     )?;
+    if t.by_color.len() > 1 {
+        let colors: Vec<String> = t
+            .by_color
+            .iter()
+            .map(|(&c, &b)| match crate::report::space_label(c) {
+                Some(label) => format!("{label} ({c}) {}", grouped(b)),
+                None => format!("space {c} {}", grouped(b)),
+            })
+            .collect();
+        writeln!(out, "  by memory space: {}", colors.join(", "))?;
+    }
     writeln!(
         out,
         "  {} value(s), {} array(s): the compiler's sizes {}, ours {}, unpadded {}, padding {} ({})",
@@ -266,6 +277,11 @@ fn totals_json(t: &Totals, compiler: Option<u64>) -> Value {
     json!({
         "allocations": t.allocations,
         "allocated_bytes": t.allocated,
+        "allocated_bytes_by_color": t
+            .by_color
+            .iter()
+            .map(|(c, b)| json!({"color": c, "bytes": b}))
+            .collect::<Vec<_>>(),
         "bytes_by_values": t.ours_allocated,
         "compiler_total_bytes": compiler,
         "values": t.values,
