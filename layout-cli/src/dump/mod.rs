@@ -27,10 +27,18 @@
 //! compiler's, the padding (ours minus unpadded), and whether the two
 //! sizes agree. A tuple-shaped value is the tuple's index table (the
 //! compiler counts its pointers; its elements are values of their own), so
-//! it is listed but not compared. For each module: the allocations, their
-//! sizes summed and the compiler's `Total bytes used:`, beside the values'
-//! sizes summed, the compiler's and ours (values that share an
-//! allocation's bytes each count, so these can exceed the total).
+//! it is listed but not compared. Each allocation is also rebuilt from our
+//! sizes ([`Module::extent`]: the furthest end of its values). For each
+//! module: the allocations, their sizes summed, the compiler's `Total bytes
+//! used:` and the sum of the rebuilt allocations, beside the values' sizes
+//! summed, the compiler's and ours (values that share an allocation's
+//! bytes each count, so these can exceed the total).
+//!
+//! # Limits
+//!
+//! One module at a time is read whole (its assignment and HLO text), and
+//! its HLO instruction names are held while its values are looked up;
+//! every module's values are held until the output is written.
 //!
 //! # Output
 //!
@@ -39,9 +47,9 @@
 //! XLA BYTES OUR BYTES PADDING SHAPE`, the shape last and verbatim; a
 //! `*` marks a size that differs from the compiler's), then the module's
 //! totals (and the allocations by memory space, their `color`, when there
-//! is more than one); last, the directory's totals. With `--json`, one JSON object per
-//! line: a `{"kind": "module", ...}` per module ([`write::module_json`]) and
-//! a last `{"kind": "directory", ...}`.
+//! is more than one); last, the directory's totals. With `--json`, one
+//! JSON object per line: a `{"kind": "module", ...}` per module
+//! ([`write::module_json`]) and a last `{"kind": "directory", ...}`.
 //!
 //! # Exit status
 //!

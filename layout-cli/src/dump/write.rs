@@ -41,10 +41,15 @@ fn allocation_row(a: &Allocation, extent: Option<u64>) -> Row {
     ]
 }
 
+/// A value that is not an array (a tuple's index table): not compared.
+fn not_compared(m: &Measured) -> bool {
+    m.value
+        .shape_type
+        .is_some_and(|t| t != crate::report::ShapeType::Array)
+}
+
 fn value_row(v: &Assigned, m: &Measured) -> Row {
     let (ours, padding) = match m.agrees(v.size) {
-        None if m.value.error.is_some() => ("?".to_string(), "?".to_string()),
-        None => ("-".to_string(), "-".to_string()),
         Some(agrees) => {
             let mark = if agrees { "" } else { "*" };
             (
@@ -52,6 +57,9 @@ fn value_row(v: &Assigned, m: &Measured) -> Row {
                 m.value.padding().map_or("?".into(), grouped),
             )
         }
+        None if not_compared(m) => ("-".to_string(), "-".to_string()),
+        // An error, or an array of unknown size.
+        None => ("?".to_string(), "?".to_string()),
     };
     [
         value_label(v),
@@ -205,11 +213,8 @@ fn module_table<W: Write>(out: &mut W, m: &Module) -> io::Result<()> {
         differ |= extent.is_some_and(|e| e != a.size);
         rows.push(allocation_row(a, extent));
         for (v, mv) in a.values.iter().zip(measured) {
-            match mv.agrees(v.size) {
-                Some(false) => differ = true,
-                None if mv.value.error.is_none() => tables = true,
-                _ => {}
-            }
+            differ |= mv.agrees(v.size) == Some(false);
+            tables |= not_compared(mv);
             rows.push(value_row(v, mv));
         }
     }
@@ -220,7 +225,7 @@ fn module_table<W: Write>(out: &mut W, m: &Module) -> io::Result<()> {
     if tables {
         writeln!(
             out,
-            "- a tuple's index table (the compiler counts pointers to its elements, values of their own): not compared"
+            "- not an array: a tuple's index table (the compiler counts pointers to its elements, values of their own), not compared"
         )?;
     }
     writeln!(out, "totals:")?;
