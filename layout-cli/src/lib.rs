@@ -5,7 +5,8 @@
 //! The commands: [`machine`] (`check`, `offsets`), [`explain`], [`draw`],
 //! [`relayout`] (which reads and writes `.npy` headers with [`npy`]),
 //! [`oom`] (the TPU compiler's out-of-memory report) and [`scan`], which reads HLO with [`hlo`], evaluates it with [`report`] and
-//! writes it with [`render`]. All of them format numbers
+//! writes it with [`render`], and reads a dump directory's buffer
+//! assignments with [`dump`]. All of them format numbers
 //! with [`format`] and write through [`output`]; [`people`] renders errors
 //! (a caret under the offending text) and memory-space names. Files the
 //! user names as an output are written with [`outfile`] (which keeps their
@@ -16,6 +17,7 @@
 
 pub mod cleanup;
 pub mod draw;
+pub mod dump;
 pub mod exit;
 pub mod explain;
 pub mod format;

@@ -13,7 +13,9 @@
 //!
 //! For people: `layout explain`, `layout draw`, and `layout scan FILE|-
 //! [--json]`, which finds every shape in an HLO dump (exit 1 if a shape fails
-//! to parse, 2 if the input cannot be read).
+//! to parse, 2 if the input cannot be read); `layout scan DIR` reads the
+//! buffer assignments of a `--xla_dump_to` directory (exit 1 if there is
+//! none or a line cannot be read).
 //!
 //! `layout oom FILE|- [--json]` reads the TPU compiler's out-of-memory
 //! report and explains it (exit 1 if there is no report or an entry is
@@ -132,11 +134,20 @@ enum Command {
         #[arg(long)]
         svg: Option<String>,
     },
-    /// Find every shape in an HLO text dump (a file, or - for stdin).
+    /// Find every shape in an HLO text dump (a file, or - for stdin), or
+    /// read a dump directory's buffer assignments.
+    ///
+    /// With a directory, as XLA writes it with --xla_dump_to, each
+    /// `*-buffer-assignment.txt` is read: every allocation and its values,
+    /// the compiler's sizes beside ours (tiles and padding included), the
+    /// padding, and the module's total as the compiler counted it (`Total
+    /// bytes used:`) beside the allocations rebuilt from our sizes. The
+    /// HLO `*.txt` beside each gives the values' opcodes.
     Scan {
-        /// The dump: a path, or `-` for standard input.
+        /// The dump: a path, `-` for standard input, or a dump directory.
         file: String,
-        /// One JSON object per instruction instead of a table.
+        /// One JSON object per instruction (per module, for a directory)
+        /// instead of a table.
         #[arg(long, conflicts_with_all = ["sort", "top", "computation"])]
         json: bool,
         /// List the instructions as one table ranked by this, largest first.

@@ -1,5 +1,7 @@
 //! `layout scan FILE|-`: every shape in an HLO text dump, with its size and
-//! memory space.
+//! memory space. `layout scan DIR` reads a dump directory's buffer
+//! assignments instead ([`crate::dump`], which documents its input, output
+//! and exit statuses).
 //!
 //! The input is HLO text as XLA, JAX, TensorFlow and PyTorch/XLA dump it
 //! (`HloModule` header, computations, instructions, with or without `%`
@@ -170,7 +172,9 @@
 //!   `--computation` names no computation of the dump (nothing is written;
 //!   the message suggests up to three close names, found by one more pass
 //!   over the input);
-//! - 2: the input could not be read (missing file, a directory, I/O error);
+//! - 2: the input could not be read (missing file, I/O error), or
+//!   `--sort`, `--top` or `--computation` was given with a directory (a
+//!   directory itself is read by [`crate::dump`]);
 //! - 3: the output could not be written (a full disk, an I/O error). When
 //!   the reader goes away (a closed pipe) the scan stops quietly with the
 //!   status of what it scanned so far.
@@ -183,7 +187,7 @@
 //! wires the three together.
 //!
 //! Uses: [`crate::hlo`], [`crate::report`], [`crate::render`],
-//! [`crate::output`].
+//! [`crate::output`], [`crate::dump`] (a directory).
 
 use std::io::{self, Read, Write};
 use std::process::ExitCode;
@@ -231,6 +235,15 @@ pub fn run(path: &str, json: bool) -> ExitCode {
 /// Runs `layout scan` on a path, or on stdin for `-`, as `listing` says
 /// (with `json`, `listing` is ignored: the caller refuses the pair).
 pub fn run_listing(path: &str, json: bool, listing: &Listing) -> ExitCode {
+    if path != "-" && std::path::Path::new(path).is_dir() {
+        if listing.ranked() {
+            output::warn(format_args!(
+                "layout scan: --sort, --top and --computation take one HLO file, not a dump directory ({path})\n"
+            ));
+            return ExitCode::from(crate::exit::USAGE);
+        }
+        return crate::dump::run(path, json);
+    }
     let input = if path == "-" {
         let mut buf = Vec::new();
         io::stdin().lock().read_to_end(&mut buf).map(|_| buf)

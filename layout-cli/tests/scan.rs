@@ -908,9 +908,13 @@ fn unreadable_input_exits_2() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read /nonexistent/dump.hlo"));
     assert!(out.stdout.is_empty());
+    // A directory is read as a dump directory now (tests/scan_dir.rs);
+    // this one has no buffer assignment: bad input, not unreadable.
     let dir = data("");
     let out = layout(&["scan", dir.to_str().unwrap()], b"");
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no buffer assignment in"));
+    assert!(out.stdout.is_empty());
 }
 
 #[test]

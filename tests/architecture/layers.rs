@@ -45,9 +45,12 @@ pub const CLI: &[Layer] = &[
     ("report", &["hlo"]),
     ("render", &["format", "hlo", "report"]),
     ("machine", &["format", "output", "people"]),
+    ("dump", &["format", "output", "hlo", "report", "exit"]),
     (
         "scan",
-        &["output", "people", "hlo", "report", "render", "exit"],
+        &[
+            "output", "people", "hlo", "report", "render", "exit", "dump",
+        ],
     ),
     ("explain", &["format", "output", "people", "machine"]),
     (
