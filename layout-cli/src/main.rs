@@ -179,8 +179,9 @@ enum Command {
     /// INPUT holds the array in the --from layout: exactly that layout's
     /// bytes, or an .npy file (its header must match --from, which must then
     /// be dense row-major, or column-major for a Fortran-order file). OUTPUT
-    /// gets the --to layout's bytes, tile padding as zeros, or an .npy file
-    /// when its name ends in .npy (--to dense row- or column-major). A file
+    /// gets the --to layout's bytes, every padding slot (tiles, L(n)) as
+    /// zeros, or an .npy file when its name ends in .npy (--to dense row- or
+    /// column-major). A file
     /// OUTPUT is replaced only when the whole run succeeds, keeping its mode
     /// and owner (a symlink's target is replaced); a FIFO or device is
     /// written in place, and so is a hard-linked file or a writable file in

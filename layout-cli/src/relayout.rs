@@ -4,7 +4,8 @@
 //!
 //! INPUT holds the array in the `--from` layout: raw bytes, exactly the
 //! layout's size in bytes, or an `.npy` file. OUTPUT gets the array in the
-//! `--to` layout: raw bytes (tile padding written as zeros), or an `.npy`
+//! `--to` layout: raw bytes (tile and `L(n)` padding written as zeros:
+//! layout text has no legacy padding, so no padding value), or an `.npy`
 //! file when its name ends in `.npy`.
 //!
 //! INPUT `-` reads the raw bytes from standard input, and OUTPUT `-`

@@ -254,6 +254,7 @@ fn digit_tables(krate: &TokenStream, v: &Valid) -> Option<TokenStream> {
     let bytes = lit(v.shape.size_in_bytes().ok()?);
     let bits = lit(v.shape.element_size_in_bits());
     let space = Literal::u8_unsuffixed(u8::try_from(v.shape.layout().memory_space()).ok()?);
+    let padding_value = padding_value_expr(krate, v);
     let text = &v.canonical;
     Some(quote! {
         #krate::StaticLayout::<#rank>::__from_digits(#krate::DigitParts {
@@ -267,6 +268,7 @@ fn digit_tables(krate: &TokenStream, v: &Valid) -> Option<TokenStream> {
             element_bits: #bits,
             element_type: #krate::ElementType::#ty,
             memory_space: #space,
+            padding_value: #padding_value,
             text: #text,
         })
     })
@@ -296,6 +298,18 @@ fn shape_expr(krate: &TokenStream, v: &Valid) -> TokenStream {
             ::core::result::Result::Ok(shape) => shape,
             ::core::result::Result::Err(_) => ::core::panic!("layout! validated this padding"),
         }
+    }
+}
+
+/// The legacy padding value, `Option<PaddingValue>`, as an expression:
+/// what relayout writes into the layout's padding slots.
+fn padding_value_expr(krate: &TokenStream, v: &Valid) -> TokenStream {
+    match v.shape.legacy_padding() {
+        Some(padding) => {
+            let value = format_ident!("{}", padding_variant(padding.padding_value()));
+            quote!(::core::option::Option::Some(#krate::PaddingValue::#value))
+        }
+        None => quote!(::core::option::Option::None),
     }
 }
 

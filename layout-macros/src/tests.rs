@@ -506,7 +506,7 @@ const SNAPSHOTS: &[(&str, &str)] = &[
     ("scalar_expression", "s32[]{:T(256)}"),
     (
         "legacy_padding",
-        "f32[2,3]{0,1}, padded = [3, 5], padding_value = zero",
+        "f32[2,3]{0,1}, padded = [3, 5], padding_value = lowest",
     ),
     (
         "two_items",

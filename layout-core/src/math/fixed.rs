@@ -8,11 +8,15 @@ use crate::base::error::{Error, ErrorDetail, ErrorKind, Span};
 use crate::base::konst::{sub, tri, Message};
 use crate::base::limits::MAX_RANK;
 use crate::model::array::ArrayShape;
-use crate::model::dim::Dim;
+use crate::model::dim::{Dim, PaddingValue};
 use crate::model::sizes::{tiling, totals};
 use crate::plan::digits::{self, DimDigits, Odometer};
 use crate::plan::Plan;
 use crate::rules::parse_array;
+
+mod unresolved;
+
+pub use unresolved::Unresolved;
 
 /// A validated array layout of rank `R` with precomputed offset tables:
 /// per dimension, a few digits (bases and strides, see `docs/tiling.md`),
@@ -64,6 +68,8 @@ pub struct StaticLayout<const R: usize> {
     element_bits: u64,
     element_type: ElementType,
     memory_space: u8,
+    /// The legacy padding value, where the shape has legacy padding.
+    padding_value: Option<PaddingValue>,
     text: &'static str,
 }
 
@@ -176,6 +182,7 @@ impl<const R: usize> StaticLayout<R> {
         out.element_bits = p.element_bits;
         out.element_type = p.element_type;
         out.memory_space = p.memory_space;
+        out.padding_value = p.padding_value;
         out.text = p.text;
         out.shape_digits()
     }
@@ -262,6 +269,10 @@ impl<const R: usize> StaticLayout<R> {
             element_bits: shape.element_size_in_bits(),
             element_type: shape.element_type(),
             memory_space: raw.layout.memory_space as u8,
+            padding_value: match shape.legacy_padding() {
+                Some(p) => Some(p.padding_value()),
+                None => None,
+            },
             text,
         };
         match digits::build::<STATIC_DIGITS>(raw, &t, &limits, keep) {
@@ -571,6 +582,30 @@ impl<const R: usize> StaticLayout<R> {
         self.memory_space
     }
 
+    /// The legacy padding value, where the layout was built from a shape
+    /// with legacy padding ([`ArrayShape::with_legacy_padding`], or the
+    /// `layout!` macro's `padded = [..]` and `padding_value = ..`); `None`
+    /// otherwise. Relayout writes it into every padding slot of a
+    /// destination with this layout, as [`RelayoutPlan::new`] does for the
+    /// shape; without legacy padding, padding slots get zero bits.
+    ///
+    /// [`RelayoutPlan::new`]: crate::RelayoutPlan::new
+    ///
+    /// ```
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array, PaddingValue, StaticLayout};
+    /// let s = parse_array("f32[2,3]{0,1}").unwrap()
+    ///     .with_legacy_padding(&[3, 5], PaddingValue::Lowest).unwrap();
+    /// let l = StaticLayout::<2>::from_shape(&s, "f32[2,3]{0,1}").unwrap();
+    /// assert_eq!(l.legacy_padding_value(), Some(PaddingValue::Lowest));
+    /// assert_eq!(l.allocated_elements(), 15);
+    /// let plain = StaticLayout::<2>::parse("f32[2,3]{0,1}").unwrap();
+    /// assert_eq!(plain.legacy_padding_value(), None);
+    /// ```
+    pub const fn legacy_padding_value(&self) -> Option<PaddingValue> {
+        self.padding_value
+    }
+
     /// `true` when offsets come from digit tables; `false` when the
     /// layout's constant [`Plan`] walks the tile levels. Layouts built at
     /// run time always have digit tables.
@@ -698,6 +733,8 @@ pub struct DigitParts<'a> {
     pub element_bits: u64,
     pub element_type: ElementType,
     pub memory_space: u8,
+    /// The legacy padding value (`None` without legacy padding).
+    pub padding_value: Option<PaddingValue>,
     pub text: &'static str,
 }
 
@@ -809,6 +846,7 @@ impl<const R: usize> fmt::Display for StaticLayout<R> {
 /// assert_eq!(Fig1::ALLOCATED_ELEMENTS, 24);
 /// assert_eq!(Fig1::SIZE_IN_BYTES, 96);
 /// assert_eq!(Fig1::MEMORY_SPACE, 0);
+/// assert_eq!(Fig1::LEGACY_PADDING_VALUE, None);
 /// assert_eq!(Fig1::offset([2, 3]), 17);
 /// ```
 pub trait StaticShape<const R: usize> {
@@ -824,6 +862,10 @@ pub trait StaticShape<const R: usize> {
     const SIZE_IN_BYTES: usize = Self::LAYOUT.size_in_bytes();
     /// The memory space `S(n)`.
     const MEMORY_SPACE: u8 = Self::LAYOUT.memory_space();
+    /// The legacy padding value, `None` without legacy padding: what
+    /// relayout writes into this layout's padding slots (zero bits when
+    /// `None`). Derived from [`StaticShape::LAYOUT`], which relayout reads.
+    const LEGACY_PADDING_VALUE: Option<PaddingValue> = Self::LAYOUT.legacy_padding_value();
 
     /// The element offset of an in-bounds `index` (out-of-bounds indices
     /// give an unspecified offset).
@@ -848,96 +890,9 @@ impl<const R: usize> StaticLayout<R> {
             element_bits: 32,
             element_type: ElementType::F32,
             memory_space: 0,
+            padding_value: None,
             text: "<invalid layout>",
         }
-    }
-}
-
-/// A layout with `?` dimensions, waiting for their sizes: what the
-/// `layout!` macro gives for a shape with unbounded dims. `U` is the number
-/// of `?` dims; [`Unresolved::resolve`] takes exactly that many extents,
-/// like `std::mdspan`'s dynamic extents.
-///
-/// ```
-/// # use layout_core as xla_layout;
-/// use xla_layout::{parse_array, Unresolved};
-/// const DYN: Unresolved<2, 1> = match parse_array("f32[?,128]{1,0:T(8,128)}") {
-///     Ok(s) => Unresolved::new(s, "f32[?,128]{1,0:T(8,128)}"),
-///     Err(_) => panic!(),
-/// };
-/// let l = DYN.resolve([20]).unwrap();
-/// assert_eq!(l.dims(), [20, 128]);
-/// assert_eq!(l.allocated_elements(), 24 * 128);
-/// assert_eq!(l.offset([9, 1]), 1024 + 128 + 1); // second tile row, row 1, column 1
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Unresolved<const R: usize, const U: usize> {
-    shape: ArrayShape,
-    text: &'static str,
-}
-
-impl<const R: usize, const U: usize> Unresolved<R, U> {
-    /// Wraps a validated shape of rank `R` with `U` unbounded dims (checked
-    /// when resolving).
-    ///
-    /// ```
-    /// # use layout_core as xla_layout;
-    /// use xla_layout::{parse_array, Unresolved};
-    /// let s = parse_array("f32[?,128]{1,0:T(8,128)}").unwrap();
-    /// let u: Unresolved<2, 1> = Unresolved::new(s, "f32[?,128]{1,0:T(8,128)}");
-    /// assert_eq!(u.resolve([8]).unwrap().allocated_elements(), 1024);
-    /// ```
-    pub const fn new(shape: ArrayShape, text: &'static str) -> Unresolved<R, U> {
-        Unresolved { shape, text }
-    }
-
-    /// The shape, with its `?` dims.
-    ///
-    /// ```
-    /// # use layout_core as xla_layout;
-    /// use xla_layout::{parse_array, Unresolved};
-    /// let s = parse_array("f32[?,128]{1,0:T(8,128)}").unwrap();
-    /// let u: Unresolved<2, 1> = Unresolved::new(s, "f32[?,128]{1,0:T(8,128)}");
-    /// assert_eq!(u.shape().unbounded_count(), 1);
-    /// assert_eq!(u.shape().to_string(), "f32[?,128]{1,0:T(8,128)}");
-    /// ```
-    pub const fn shape(&self) -> &ArrayShape {
-        &self.shape
-    }
-
-    /// Plans the layout with the `?` dims set to `extents` (in order).
-    /// Fails if a size overflows or does not fit in `usize`, or if `U` is
-    /// not the shape's number of `?` dims.
-    ///
-    /// ```
-    /// # use layout_core as xla_layout;
-    /// use xla_layout::{parse_array, ErrorKind, Unresolved};
-    /// let s = parse_array("f32[?,128]{1,0:T(8,128)}").unwrap();
-    /// let u: Unresolved<2, 1> = Unresolved::new(s, "f32[?,128]{1,0:T(8,128)}");
-    /// let l = u.resolve([20]).unwrap();
-    /// assert_eq!((l.dims(), l.offset([19, 127])), ([20, 128], 19 * 128 + 127));
-    /// let too_many: Unresolved<2, 2> = Unresolved::new(s, "f32[?,128]{1,0:T(8,128)}");
-    /// assert_eq!(too_many.resolve([1, 2]).unwrap_err().kind(), ErrorKind::ExtentCount);
-    /// ```
-    pub const fn resolve(&self, extents: [usize; U]) -> Result<StaticLayout<R>, Error> {
-        let mut wide = [0u64; U];
-        let mut i = 0;
-        while i < U {
-            wide[i] = extents[i] as u64;
-            i += 1;
-        }
-        let shape = tri!(self.shape.with_extents(&wide));
-        // The `?` dims keep every digit, so that the digit structure is
-        // the same for every extent (the item form's code relies on it).
-        let mut keep = 0u32;
-        let mut i = 0;
-        while i < R && i < 32 {
-            if matches!(self.shape.raw.dims[i], Dim::Unbounded) {
-                keep |= 1 << i;
-            }
-            i += 1;
-        }
-        StaticLayout::build(&shape, self.text, None, keep)
     }
 }
 

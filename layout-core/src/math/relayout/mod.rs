@@ -15,8 +15,10 @@
 //! [`Plan`]s, with the same results.
 //!
 //! Destination slots that hold no element (tile padding, `L(n)`, legacy
-//! padding) are written too: zero bytes, or the legacy padding value, so
-//! the output depends only on the input elements.
+//! padding) are written too: with the destination's legacy padding value
+//! where it has one, zero bits otherwise, by every entry (typed or bytes,
+//! from an [`ArrayShape`] or a [`StaticLayout`]), so the output depends
+//! only on the input elements.
 
 mod bits;
 mod describe;
@@ -127,7 +129,10 @@ impl Side {
             bytes: l.size_in_bytes() as u64,
             bits: l.element_size_in_bits(),
             element: l.element_type(),
-            fill: PaddingValue::Zero,
+            fill: match l.legacy_padding_value() {
+                Some(v) => v,
+                None => PaddingValue::Zero,
+            },
         }
     }
 }
@@ -235,6 +240,11 @@ impl RelayoutPlan {
     }
 
     /// Plans the copy between two ranked layouts (what [`relayout`] uses).
+    /// Padding slots of the destination get its legacy padding value
+    /// ([`StaticLayout::legacy_padding_value`]) or zero bits, as
+    /// [`RelayoutPlan::new`] writes them for the same shapes; a padding
+    /// value the element type cannot encode is the same
+    /// [`ErrorKind::RelayoutMismatch`].
     ///
     /// ```
     /// # use layout_core as xla_layout;
@@ -449,7 +459,11 @@ impl RelayoutPlan {
     }
 
     /// Copies the array between two slices of its natural Rust type, of
-    /// exactly the layouts' slot counts (tile padding included).
+    /// exactly the layouts' slot counts (tile padding included). Padding
+    /// slots get the destination's legacy padding value as a `T` (`one`
+    /// is `1` or `1.0`, `lowest` and `highest` the type's extremes, minus
+    /// and plus infinity for floats), zero otherwise: the same bits as
+    /// [`RelayoutPlan::run_bytes`] writes.
     ///
     /// ```
     /// # use layout_core as xla_layout;
@@ -741,12 +755,15 @@ fn pattern(t: ElementType, v: PaddingValue) -> Result<u128, Error> {
 
 /// Copies every element of `src` into `dst`, which may have any other
 /// layout of the same dimensions and element type; padding slots of `dst`
-/// become zero. For repeated copies between the same two layouts, keep a
+/// get its layout's legacy padding value
+/// ([`StaticLayout::legacy_padding_value`]; `layout!`'s `padding_value`),
+/// zero without one: the bytes [`relayout_bytes`] writes for the same
+/// shapes. For repeated copies between the same two layouts, keep a
 /// [`RelayoutPlan`].
 ///
 /// ```
 /// # use layout_core as xla_layout;
-/// use xla_layout::{relayout, StaticLayout, View, ViewMut};
+/// use xla_layout::{parse_array, relayout, PaddingValue, StaticLayout, View, ViewMut};
 /// let rows = StaticLayout::<2>::parse("f32[3,5]{1,0}").unwrap();
 /// let tiled = StaticLayout::<2>::parse("f32[3,5]{1,0:T(2,2)}").unwrap();
 /// let data: Vec<f32> = (0..15).map(|i| i as f32).collect();
@@ -757,6 +774,14 @@ fn pattern(t: ElementType, v: PaddingValue) -> Result<u128, Error> {
 /// assert_eq!(dst[[2, 3]], 13.0);
 /// assert_eq!(out[17], 13.0); // figure 1: element (2, 3) is at offset 17
 /// assert_eq!(out[18], 0.0); // padding
+///
+/// // With legacy padding, its value: here the lowest `f32`.
+/// let padded = parse_array("f32[3,5]{0,1}").unwrap()
+///     .with_legacy_padding(&[4, 5], PaddingValue::Lowest).unwrap();
+/// let cols = StaticLayout::<2>::from_shape(&padded, "f32[3,5]{0,1}").unwrap();
+/// let mut out = vec![-1.0; cols.allocated_elements()];
+/// relayout(&src, &mut ViewMut::new(cols, &mut out).unwrap()).unwrap();
+/// assert_eq!(out[..4], [0.0, 5.0, 10.0, f32::NEG_INFINITY]);
 /// ```
 // Out of line: the plan (5 KB) is on the stack only during the call, not
 // in every caller's frame.
