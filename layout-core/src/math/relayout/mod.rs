@@ -27,7 +27,6 @@ mod parallel;
 mod simd;
 mod subbyte;
 mod transpose;
-#[cfg(feature = "rayon")]
 mod windowed;
 
 use crate::base::element::ElementType;
