@@ -292,6 +292,32 @@ fn a_destination_too_big_for_memory_is_an_error() {
         assert!(!called);
         assert_eq!(e.kind(), ErrorKind::OutOfMemory);
         assert_eq!(e.to_string(), "cannot allocate 9223372036854775807 bytes");
+        // The same for a plan without merged chains (`*`), whose windows
+        // are made one per thread.
+        let a = parse_array("u8[2,7,8]{2,1,0:T(*,2,3)}").unwrap();
+        let b = parse_array("u8[2,7,8]{0,1,2:L(9223372036854775807)}").unwrap();
+        let plan = RelayoutPlan::new(&a, &b).unwrap();
+        assert!(!plan.is_blocked());
+        let src = source(&plan);
+        let e = plan
+            .par_run_bytes_windowed(&src, usize::MAX, |_: &[u8]| Ok::<(), Error>(()))
+            .unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::OutOfMemory);
+        // In windows it can have, it streams: stopped after three.
+        let mut windows = 0;
+        let stopped = Error::new(ErrorKind::Expected, Span::NONE, [0; 3]);
+        let e = plan
+            .par_run_bytes_windowed(&src, 1024, |w: &[u8]| {
+                assert_eq!(w.len(), 1024);
+                windows += 1;
+                if windows == 3 {
+                    Err(stopped)
+                } else {
+                    Ok(())
+                }
+            })
+            .unwrap_err();
+        assert_eq!((e.kind(), windows), (ErrorKind::Expected, 3));
     }
     let s = first_windows(
         "u8[4]{0}",

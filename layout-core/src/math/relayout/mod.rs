@@ -627,7 +627,7 @@ impl RelayoutPlan {
         f: impl Fn(&Nest, &mut [T]) + Sync,
     ) -> bool {
         #[cfg(feature = "rayon")]
-        if let Some(parts) = parallel::parts(|g| self.each_box(chains, g), u64::MAX) {
+        if let Some(parts) = parallel::parts(|g| self.each_box(chains, g), 4) {
             return parallel::run(parts, dst, unit, f);
         }
         let _ = (chains, dst, unit, f);

@@ -21,13 +21,13 @@ pub(crate) struct Part {
     pub hi: u64,
 }
 
-/// The parts of every box, sorted by destination range, each outermost
-/// step count also capped so a part spans about `max_span` slots (at
-/// least one step); `None` when two parts' ranges overlap (or a box cannot
+/// The parts of every box, sorted by destination range: each box's
+/// outermost loop cut into about `per_thread` parts per thread (at least
+/// one step each); `None` when two parts' ranges overlap (or a box cannot
 /// be split that way).
 pub(crate) fn parts(
     mut each_box: impl FnMut(&mut dyn FnMut(&Nest)),
-    max_span: u64,
+    per_thread: u64,
 ) -> Option<Vec<Part>> {
     let threads = rayon::current_num_threads().max(1) as u64;
     let mut out = Vec::new();
@@ -62,8 +62,7 @@ pub(crate) fn parts(
         };
         let step = top
             .range
-            .div_ceil(threads * 4)
-            .min(max_span / top.dst.max(1))
+            .div_ceil(threads.saturating_mul(per_thread.max(1)))
             .max(1);
         if out.try_reserve(top.range.div_ceil(step) as usize).is_err() {
             ok = false;
