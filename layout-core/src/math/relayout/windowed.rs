@@ -280,14 +280,15 @@ impl RelayoutPlan {
     fn fill_window(&self, src: &[u8], dst: &mut [u8], at: usize, dst_len: usize, par: bool) {
         let bits = self.dst_bits.max(1);
         let end = at.saturating_add(dst.len());
-        // Whole slots: `at` is a whole number of units.
-        let lo = (at as u64).saturating_mul(8) / bits;
+        // Whole slots: `at` is a whole number of units. Bytes past the
+        // last slot (none, or a last byte's rest) hold no slot.
+        let lo = ((at as u64).saturating_mul(8) / bits).min(self.dst_slots);
         let hi = if end >= dst_len {
             self.dst_slots
         } else {
             (end as u64).saturating_mul(8) / bits
         };
-        let hi = hi.max(lo);
+        let hi = hi.min(self.dst_slots).max(lo);
         if self.src_bits == self.dst_bits && self.src_bits.is_multiple_of(8) {
             match self.src_bits / 8 {
                 1 => return self.window_chunks::<1>(src, dst, lo, hi, par),
@@ -571,5 +572,98 @@ fn cut(
     piece(work, in_lo, in_hi - in_lo, emit);
     for k in in_hi.max(in_lo)..meet_hi {
         cut(work, level - 1, at(k), (lo, hi), emit);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    extern crate alloc;
+    extern crate std;
+
+    use alloc::vec::Vec;
+
+    use super::super::modes::{Mode, Nest};
+    use super::clip;
+
+    fn nest(modes: &[(u64, u64, u64)], src: u64, dst: u64) -> Nest {
+        let mut n = Nest::new();
+        for (m, &(range, s, d)) in n.modes.iter_mut().zip(modes) {
+            *m = Mode {
+                range,
+                src: s,
+                dst: d,
+            };
+        }
+        (n.len, n.src, n.dst) = (modes.len(), src, dst);
+        n
+    }
+
+    /// Every `(src, dst)` of a nest, sorted.
+    fn slots(n: &Nest) -> Vec<(u64, u64)> {
+        let mut out = Vec::new();
+        super::kernels::each_slot(n, |s, d| out.push((s, d)));
+        out.sort_unstable();
+        out
+    }
+
+    /// The pieces `clip` gives for `lo..hi` hold exactly the nest's slots
+    /// in that range, each once; whole pieces lie in it.
+    fn check(n: &Nest, lo: u64, hi: u64) {
+        let mut got = Vec::new();
+        let mut pieces = 0;
+        clip(n, lo, hi, &mut |p: &Nest, whole: bool| {
+            pieces += 1;
+            for (s, d) in slots(p) {
+                if whole {
+                    assert!(d < hi - lo, "{lo}..{hi}: slot {d} of a whole piece");
+                    got.push((s, d + lo));
+                } else if (lo..hi).contains(&d) {
+                    got.push((s, d));
+                }
+            }
+        });
+        got.sort_unstable();
+        let want: Vec<(u64, u64)> = slots(n)
+            .into_iter()
+            .filter(|&(_, d)| (lo..hi).contains(&d))
+            .collect();
+        assert_eq!(got, want, "{lo}..{hi}");
+        // At most two pieces per loop cut, and one more.
+        assert!(
+            pieces <= 2 * n.len + 1 || want.is_empty(),
+            "{pieces} pieces"
+        );
+    }
+
+    #[test]
+    fn clipped_pieces_are_the_slots_in_the_window() {
+        let nests = [
+            // A 5 x 7 transpose from slot 3.
+            nest(&[(7, 5, 1), (5, 1, 7)], 0, 3),
+            // Tiles: (2, 4) tiles of a 6 x 8 array, with gaps.
+            nest(&[(4, 1, 1), (2, 8, 4), (2, 4, 10), (3, 16, 25)], 0, 0),
+            // One slot.
+            nest(&[], 9, 11),
+            // Steps that interleave with their inner loop: left to the
+            // caller, slot by slot.
+            nest(&[(4, 1, 2), (3, 4, 3)], 0, 1),
+        ];
+        let mut x = 12345u64;
+        for n in &nests {
+            let end = slots(n).iter().map(|&(_, d)| d + 1).max().unwrap_or(0) + 3;
+            for lo in 0..end {
+                for hi in lo..=end {
+                    check(n, lo, hi);
+                }
+            }
+            for _ in 0..200 {
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let lo = (x >> 33) % end;
+                let hi = lo + (x >> 20) % (end - lo + 1);
+                check(n, lo, hi);
+            }
+        }
     }
 }
