@@ -351,10 +351,8 @@ impl RelayoutPlan {
                     })
                 });
             }
-            How::General { src: a, dst: b } => self.each_general(a, b, |s, d| {
-                if (lo..hi).contains(&d) {
-                    dst[(d - lo) as usize] = src[s as usize];
-                }
+            How::General { src: a, dst: b } => self.each_general(a, b, lo..hi, |s, d| {
+                dst[(d - lo) as usize] = src[s as usize];
             }),
         }
     }
@@ -404,10 +402,8 @@ impl RelayoutPlan {
                     })
                 });
             }
-            How::General { src: a, dst: b } => self.each_general(a, b, |s, d| {
-                if (lo..hi).contains(&d) {
-                    copy.one(src, s, dst, d - lo);
-                }
+            How::General { src: a, dst: b } => self.each_general(a, b, lo..hi, |s, d| {
+                copy.one(src, s, dst, d - lo);
             }),
         }
     }
