@@ -315,6 +315,21 @@ proptest! {
         let right = src.len() as u64 == plan.source_bytes()
             && dst.len() as u64 == plan.destination_bytes();
         prop_assert_eq!(ok, right);
+        // Serial windows in a buffer of any length: refused only for a
+        // source of the wrong length or a buffer shorter than a window can
+        // be, and never a window longer than the buffer.
+        let mut buf = vec![0u8; (extra.1.unsigned_abs() % 300) as usize];
+        let (mut n, buf_len) = (0usize, buf.len());
+        let serial = plan.run_bytes_windowed(&src, &mut buf, |w: &[u8]| {
+            assert!(w.len() <= buf_len);
+            n += w.len();
+            Ok::<(), xla_layout::Error>(())
+        });
+        let usable = buf_len as u64 >= plan.window_unit().min(plan.destination_bytes());
+        prop_assert_eq!(serial.is_ok(), src.len() as u64 == plan.source_bytes() && usable);
+        if serial.is_ok() {
+            prop_assert_eq!(n as u64, plan.destination_bytes());
+        }
         #[cfg(feature = "rayon")]
         {
             let mut n = 0usize;

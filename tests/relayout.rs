@@ -389,9 +389,10 @@ proptest! {
     }
 }
 
-/// Random pairs through `par_run_bytes_windowed`: the windows, in order,
-/// are the bytes `run_bytes` writes, whatever the window size.
-#[cfg(feature = "rayon")]
+/// Random pairs through `run_bytes_windowed` (a buffer of `window`
+/// bytes, when it holds one slot) and `par_run_bytes_windowed`: the
+/// windows, in order, are the bytes `run_bytes` writes, whatever the
+/// window size, and none is longer than asked for.
 fn check_windows(a: &Case, b: &Case, seed: u64, window: usize) -> Result<(), TestCaseError> {
     let (sa, sb) = (
         parse_array(&a.text()).unwrap(),
@@ -403,24 +404,33 @@ fn check_windows(a: &Case, b: &Case, seed: u64, window: usize) -> Result<(), Tes
     let src = random_bytes(plan.source_bytes() as usize, seed);
     let mut whole = vec![0u8; plan.destination_bytes() as usize];
     plan.run_bytes(&src, &mut whole).unwrap();
-    let mut streamed = Vec::new();
-    plan.par_run_bytes_windowed(&src, window, |w: &[u8]| {
+    let what = format!("{} -> {} in windows of {window}", a.text(), b.text());
+    let unit = plan.window_unit() as usize;
+    // Serial, in a buffer of `window` bytes (refused below one unit).
+    let (mut buf, mut streamed) = (vec![0x5Au8; window], Vec::new());
+    let r = plan.run_bytes_windowed(&src, &mut buf, |w: &[u8]| {
+        assert!(w.len() <= window);
         streamed.extend_from_slice(w);
         Ok::<(), xla_layout::Error>(())
-    })
-    .unwrap();
-    prop_assert_eq!(
-        &streamed,
-        &whole,
-        "{} -> {} in windows of {}",
-        a.text(),
-        b.text(),
-        window
-    );
+    });
+    match r {
+        Ok(()) => prop_assert_eq!(&streamed, &whole, "{}", what),
+        Err(e) => prop_assert!(window < unit && window < whole.len(), "{what}: {e}"),
+    }
+    #[cfg(feature = "rayon")]
+    {
+        let mut streamed = Vec::new();
+        plan.par_run_bytes_windowed(&src, window, |w: &[u8]| {
+            assert!(w.len() <= window.max(unit));
+            streamed.extend_from_slice(w);
+            Ok::<(), xla_layout::Error>(())
+        })
+        .unwrap();
+        prop_assert_eq!(&streamed, &whole, "{} (rayon)", what);
+    }
     Ok(())
 }
 
-#[cfg(feature = "rayon")]
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 

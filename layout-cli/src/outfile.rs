@@ -122,6 +122,21 @@ impl Destination {
         matches!(self.mode(), Mode::Stdout | Mode::Stream)
     }
 
+    /// The bytes a file destination can take: its file system's space
+    /// free to this user, plus, for a file written in place, the file's
+    /// own length (truncated before writing). `None` for streams, and
+    /// where the file system does not say.
+    pub fn room(&self) -> Option<u64> {
+        let (file, own) = match &self.kind {
+            Kind::Stdout | Kind::Stream(_) => return None,
+            Kind::InPlace(f) => (f, f.metadata().ok()?.len()),
+            Kind::Replace { temp, .. } => (temp.file(), 0),
+        };
+        let st = rustix::fs::fstatvfs(file).ok()?;
+        let free = st.f_bavail.checked_mul(st.f_frsize)?;
+        Some(free.saturating_add(own))
+    }
+
     /// Writes everything `produce` writes, then finishes: flushes a
     /// stream, syncs a file written in place, or syncs and renames the
     /// temporary file. On an error the temporary file is removed (the

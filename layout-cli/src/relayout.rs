@@ -37,9 +37,13 @@
 //! empty stdin costs one [`CHUNK`], not the whole array). The output is
 //! made [`WINDOW`] bytes at a time on every core
 //! ([`RelayoutPlan::par_run_bytes_windowed`]) and written as it is made,
-//! so peak memory is the source plus one window (plus, for the layouts the
-//! library cannot cut into windows, the whole destination); an allocation
-//! that fails is an error (status 1), not an abort.
+//! so peak memory is the source plus one window, whatever the `--to`
+//! layout's padding (`L(n)` tails and tiles wider than a window are
+//! written as zeros window by window); an allocation that fails is an
+//! error (status 1), not an abort. An OUTPUT file larger than the space
+//! its file system has free for this user is refused before INPUT is
+//! read (status 1): a `--to` such as `u8[4]{0:L(9223372036854775807)}`
+//! takes 9.2 EB. Streams (`-`, FIFOs, devices) get no such check.
 //!
 //! OUTPUT is opened before INPUT is read, with [`crate::outfile`]: a new
 //! or regular file is written to a temporary file beside it (beside a
@@ -90,8 +94,9 @@ pub const PROGRESS_THRESHOLD: u64 = 64 << 20;
 /// Bytes read at a time (the progress bar's step).
 const CHUNK: usize = 8 << 20;
 
-/// Bytes of OUTPUT made and written at a time: the memory OUTPUT takes.
-const WINDOW: usize = 64 << 20;
+/// Bytes of OUTPUT made and written at a time: the memory OUTPUT takes
+/// (at most this, whatever its padding).
+const WINDOW: usize = 16 << 20;
 
 /// What `layout relayout` was asked to do.
 pub struct Request<'a> {
@@ -177,6 +182,20 @@ fn relayout(req: &Request<'_>) -> Result<String, Failure> {
         )
     })?;
     let streamed = dest.is_stream();
+    let header_len = out_header
+        .as_ref()
+        .map_or(0, |h| npy::header_bytes(h).len());
+    let total = plan.destination_bytes().saturating_add(header_len as u64);
+    if let Some(room) = dest.room().filter(|&room| total > room) {
+        // `dest` is dropped here: its temporary file is removed.
+        return Err(fail(
+            EXIT_INVALID,
+            format!(
+                "error: {output_name} would take {total} bytes ({}), but its file system has {room} bytes free; nothing written\n",
+                req.to
+            ),
+        ));
+    }
 
     let bar = progress_bar(plan.source_bytes(), plan.destination_bytes());
     let result = (|| {
@@ -204,8 +223,7 @@ fn relayout(req: &Request<'_>) -> Result<String, Failure> {
             Stream::Copy(e) if e.kind() == ErrorKind::OutOfMemory => Err(fail(
                 EXIT_INVALID,
                 format!(
-                    "error: cannot hold the output in memory ({} bytes); nothing written to {output_name}\n",
-                    plan.destination_bytes()
+                    "error: cannot hold a window of the output in memory ({e}); nothing written to {output_name}\n"
                 ),
             )),
             Stream::Copy(e) => Err(fail(EXIT_INVALID, format!("error: cannot relayout: {e}\n"))),

@@ -1,7 +1,9 @@
 //! `layout relayout` and `layout draw --svg` against what their output
 //! path really is: FIFOs, devices, symlinks, hard links, modes and owners,
 //! read-only directories (as user 65534 when the tests run as root), full
-//! disks, closed pipes, and signals that stop a run half-way. After every
+//! disks, closed pipes, and signals that stop a run half-way; and the
+//! memory a relayout takes (a heap limit under padding of hundreds of MB,
+//! a window that cannot be allocated, an OUTPUT of 9.2 EB). After every
 //! run no temporary file may remain.
 
 mod support;
@@ -528,4 +530,122 @@ fn signals_remove_the_temporary_file() {
         no_temporary(d.path());
         assert_eq!(fs::read(&out_path).unwrap(), b"old", "SIG{name}");
     }
+}
+
+/// `layout relayout` with a heap limit (`prlimit --data`) and two rayon
+/// threads, so that what it may hold does not depend on the machine's
+/// cores.
+fn limited(data_mib: u64, from: &str, to: &str, input: &Path, output: &Path) -> Output {
+    Command::new("prlimit")
+        .arg(format!("--data={}", data_mib << 20))
+        .arg(env!("CARGO_BIN_EXE_layout"))
+        .args([
+            "relayout",
+            "--from",
+            from,
+            "--to",
+            to,
+            input.to_str().unwrap(),
+            output.to_str().unwrap(),
+        ])
+        .env("RAYON_NUM_THREADS", "2")
+        .env("MALLOC_ARENA_MAX", "2")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn huge_padding_is_written_in_bounded_memory() {
+    // 200 MB of output under a 64 MiB heap: an `L(n)` tail and rows that
+    // are each a 100 MB tile are made one 16 MiB window at a time (they
+    // used to take a buffer the size of the tail, or of a tile row: 984
+    // MB and 496 MB resident for `L(1000000000)` and `T(1,500000000)`).
+    let d = tempfile::tempdir().unwrap();
+    for (from, to, data) in [
+        ("u8[4]{0}", "u8[4]{0:L(200000000)}", vec![1u8, 2, 3, 4]),
+        (
+            "u8[2,3]{1,0}",
+            "u8[2,3]{1,0:T(1,100000000)}",
+            vec![1, 2, 3, 4, 5, 6],
+        ),
+    ] {
+        let input = d.path().join("in.bin");
+        fs::write(&input, &data).unwrap();
+        let out = limited(64, from, to, &input, Path::new("/dev/null"));
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{to}: {:?} {}",
+            out.status,
+            stderr(&out)
+        );
+    }
+    // Into a file, checked: the elements, then zeros.
+    let input = d.path().join("in.bin");
+    fs::write(&input, [1u8, 2, 3, 4, 5, 6]).unwrap();
+    let out_path = d.path().join("o.bin");
+    let out = limited(
+        64,
+        "u8[2,3]{1,0}",
+        "u8[2,3]{0,1:T(1,20000000)}",
+        &input,
+        &out_path,
+    );
+    ok(&out);
+    let got = fs::read(&out_path).unwrap();
+    assert_eq!(got.len(), 60_000_000);
+    assert_eq!(got[..2], [1, 4]);
+    assert_eq!(got[20_000_000..20_000_002], [2, 5]);
+    assert_eq!(got[40_000_000..40_000_002], [3, 6]);
+    let nonzero = got.iter().filter(|&&b| b != 0).count();
+    assert_eq!(nonzero, 6);
+    no_temporary(d.path());
+}
+
+#[test]
+fn an_output_too_big_for_its_file_system_is_refused() {
+    // 9.2 EB of `u8` (it used to abort, status 134, leaving its temporary
+    // file); `f32` of that length does not even parse.
+    let d = tempfile::tempdir().unwrap();
+    let input = d.path().join("in.bin");
+    fs::write(&input, [1u8, 2, 3, 4]).unwrap();
+    let out_path = d.path().join("o.bin");
+    for (from, to, says) in [
+        (
+            "u8[4]{0}",
+            "u8[4]{0:L(9223372036854775807)}",
+            "would take 9223372036854775807 bytes",
+        ),
+        ("f32[1]{0}", "f32[1]{0:L(9223372036854775807)}", "overflows"),
+    ] {
+        let out = limited(64, from, to, &input, &out_path);
+        assert_eq!(out.status.code(), Some(1), "{to}: {:?}", out.status);
+        assert!(stderr(&out).contains(says), "{to}: {}", stderr(&out));
+        assert!(!out_path.exists());
+        no_temporary(d.path());
+    }
+}
+
+#[test]
+fn a_window_that_cannot_be_allocated_is_an_error() {
+    // Under an 8 MiB heap the 16 MiB window is refused: status 1 and a
+    // message, never an abort; no file, no temporary file.
+    let d = tempfile::tempdir().unwrap();
+    let input = d.path().join("in.bin");
+    fs::write(&input, [1u8, 2, 3, 4]).unwrap();
+    let out_path = d.path().join("o.bin");
+    let out = limited(8, "u8[4]{0}", "u8[4]{0:L(200000000)}", &input, &out_path);
+    assert_eq!(out.status.code(), Some(1), "{:?}", out.status);
+    assert!(
+        stderr(&out).contains(
+            "cannot hold a window of the output in memory (cannot allocate 16777216 bytes)"
+        ),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!out_path.exists());
+    no_temporary(d.path());
 }

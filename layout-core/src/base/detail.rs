@@ -536,8 +536,9 @@ error_kinds! {
         }
     };
     /// A buffer the library needs could not be allocated: only
-    /// [`RelayoutPlan::par_run_bytes_windowed`] allocates, for a copy it
-    /// cannot cut into windows.
+    /// [`RelayoutPlan::par_run_bytes_windowed`] allocates, one window (the
+    /// size it was asked for, or the whole destination when that is
+    /// smaller).
     ///
     /// [`RelayoutPlan::par_run_bytes_windowed`]: crate::RelayoutPlan
     OutOfMemory {

@@ -336,6 +336,15 @@ pub enum RelayoutMismatch {
         /// The element type (`None` where the number names none).
         element_type: Option<ElementType>,
     },
+    /// A window buffer too small for one window of the destination
+    /// ([`RelayoutPlan::run_bytes_windowed`](crate::RelayoutPlan::run_bytes_windowed)):
+    /// windows hold whole slots and start on whole bytes.
+    WindowBuffer {
+        /// Its length in bytes.
+        len: u64,
+        /// The smallest usable length.
+        min: u64,
+    },
 }
 
 impl fmt::Display for RelayoutMismatch {
@@ -351,6 +360,7 @@ impl fmt::Display for RelayoutMismatch {
                 Some(t) => write!(f, "padding value `{}` has no encoding for {t} here", value.name()),
                 None => write!(f, "padding value `{}` has no encoding for this element type", value.name()),
             },
+            RelayoutMismatch::WindowBuffer { len, min } => write!(f, "the window buffer has {len} bytes but a window of this destination takes at least {min}"),
         }
     }
 }
@@ -496,6 +506,10 @@ impl RelayoutMismatch {
                 len: u(b),
                 size: u(c),
             },
+            6 => RelayoutMismatch::WindowBuffer {
+                len: u(b),
+                min: u(c),
+            },
             _ => RelayoutMismatch::PaddingValue {
                 value: padding_value(b),
                 element_type: element(c),
@@ -514,6 +528,7 @@ impl RelayoutMismatch {
                 value,
                 element_type,
             } => [5, value as i128, element_code(element_type)],
+            RelayoutMismatch::WindowBuffer { len, min } => [6, len as i128, min as i128],
         }
     }
 }

@@ -30,7 +30,6 @@ mod parallel;
 mod simd;
 mod subbyte;
 mod transpose;
-#[cfg(feature = "rayon")]
 mod windowed;
 
 use crate::base::element::ElementType;
@@ -602,7 +601,7 @@ impl RelayoutPlan {
                 self.each_box(chains, &mut |n: &Nest| kernels::copy_nest(n, src, dst));
             }
             How::General { src: a, dst: b } => {
-                self.each_general(a, b, |s, d| dst[d as usize] = src[s as usize])
+                self.each_general(a, b, 0..u64::MAX, |s, d| dst[d as usize] = src[s as usize])
             }
         }
     }
@@ -628,7 +627,7 @@ impl RelayoutPlan {
                 self.each_box(chains, &mut |n: &Nest| one_box(n, dst));
             }
             How::General { src: a, dst: b } => {
-                self.each_general(a, b, |s, d| copy.one(src, s, dst, d))
+                self.each_general(a, b, 0..u64::MAX, |s, d| copy.one(src, s, dst, d))
             }
         }
     }
@@ -645,7 +644,7 @@ impl RelayoutPlan {
         f: impl Fn(&Nest, &mut [T]) + Sync,
     ) -> bool {
         #[cfg(feature = "rayon")]
-        if let Some(parts) = parallel::parts(|g| self.each_box(chains, g), u64::MAX) {
+        if let Some(parts) = parallel::parts(|g| self.each_box(chains, g), 4) {
             return parallel::run(parts, dst, unit, f);
         }
         let _ = (chains, dst, unit, f);
@@ -668,12 +667,20 @@ impl RelayoutPlan {
         modes::each_box(chains, &of, rank, f);
     }
 
-    /// Every element's source and destination slot, in logical order.
+    /// Every element's source and destination slot, in logical order:
+    /// only the elements whose destination slot is in `keep` (a
+    /// window's), whose source slot is then looked up.
     ///
     /// Out of line: its two offset tables (a `Plan` each, about 7 KB) then
     /// take stack only when a copy goes element by element.
     #[inline(never)]
-    fn each_general(&self, a: &Walk, b: &Walk, mut f: impl FnMut(u64, u64)) {
+    fn each_general(
+        &self,
+        a: &Walk,
+        b: &Walk,
+        keep: core::ops::Range<u64>,
+        mut f: impl FnMut(u64, u64),
+    ) {
         let rank = self.rank;
         if self.limits[..rank].contains(&0) {
             return;
@@ -685,7 +692,10 @@ impl RelayoutPlan {
         let mut index = [0u64; MAX_RANK];
         loop {
             let i = &index[..rank];
-            f(a.offset(i), b.offset(i));
+            let d = b.offset(i);
+            if keep.contains(&d) {
+                f(a.offset(i), d);
+            }
             if !modes::next(&mut index[..rank], &self.limits[..rank]) {
                 return;
             }

@@ -21,13 +21,13 @@ pub(crate) struct Part {
     pub hi: u64,
 }
 
-/// The parts of every box, sorted by destination range, each outermost
-/// step count also capped so a part spans about `max_span` slots (at
-/// least one step); `None` when two parts' ranges overlap (or a box cannot
+/// The parts of every box, sorted by destination range: each box's
+/// outermost loop cut into about `per_thread` parts per thread (at least
+/// one step each); `None` when two parts' ranges overlap (or a box cannot
 /// be split that way).
 pub(crate) fn parts(
     mut each_box: impl FnMut(&mut dyn FnMut(&Nest)),
-    max_span: u64,
+    per_thread: u64,
 ) -> Option<Vec<Part>> {
     let threads = rayon::current_num_threads().max(1) as u64;
     let mut out = Vec::new();
@@ -37,6 +37,11 @@ pub(crate) fn parts(
             return;
         }
         let modes = &n.modes[..n.len];
+        // A refused allocation: the copy stays on one thread.
+        if out.try_reserve(1).is_err() {
+            ok = false;
+            return;
+        }
         let Some((top, inner)) = modes.split_last() else {
             out.push(Part {
                 nest: *n,
@@ -57,9 +62,12 @@ pub(crate) fn parts(
         };
         let step = top
             .range
-            .div_ceil(threads * 4)
-            .min(max_span / top.dst.max(1))
+            .div_ceil(threads.saturating_mul(per_thread.max(1)))
             .max(1);
+        if out.try_reserve(top.range.div_ceil(step) as usize).is_err() {
+            ok = false;
+            return;
+        }
         let mut k = 0;
         while k < top.range {
             let count = step.min(top.range - k);
@@ -94,7 +102,11 @@ pub(crate) fn run<T: Send>(
     unit: impl Fn(u64) -> Option<usize> + Sync,
     f: impl Fn(&Nest, &mut [T]) + Sync,
 ) -> bool {
-    let mut jobs = Vec::with_capacity(parts.len());
+    let mut jobs = Vec::new();
+    // A refused allocation: nothing done, the caller copies on one thread.
+    if jobs.try_reserve_exact(parts.len()).is_err() {
+        return false;
+    }
     let mut rest: &mut [T] = dst;
     let mut at = 0usize;
     for p in &parts {
@@ -119,44 +131,4 @@ pub(crate) fn run<T: Send>(
         f(&n, mine);
     });
     true
-}
-
-/// Consecutive ranges `start..end` of destination slots that cover
-/// `0..total` together, each with the parts that lie in it, made relative
-/// to `start`. A window takes parts while they end within `window` slots
-/// of its start (and at least one part); the slots between parts (padding)
-/// belong to the window before them.
-pub(crate) struct Window {
-    pub start: u64,
-    pub end: u64,
-    pub parts: Vec<Part>,
-}
-
-/// `parts` (sorted and disjoint, as [`parts`] gives them) in windows.
-pub(crate) fn windows(parts: Vec<Part>, total: u64, window: u64) -> Vec<Window> {
-    let mut out: Vec<Window> = Vec::new();
-    let mut current = Window {
-        start: 0,
-        end: total,
-        parts: Vec::new(),
-    };
-    for p in parts {
-        if !current.parts.is_empty() && p.hi - current.start > window {
-            let next = Window {
-                start: p.lo,
-                end: total,
-                parts: Vec::new(),
-            };
-            let mut done = core::mem::replace(&mut current, next);
-            done.end = p.lo;
-            out.push(done);
-        }
-        let mut part = p;
-        part.lo -= current.start;
-        part.hi -= current.start;
-        part.nest.dst -= current.start;
-        current.parts.push(part);
-    }
-    out.push(current);
-    out
 }
