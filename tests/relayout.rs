@@ -9,18 +9,16 @@
 mod cases;
 #[path = "support/reference.rs"]
 mod reference;
+#[path = "support/slots.rs"]
+mod slots;
 
 use cases::{case_strategy, tile_strategy, Case};
 use proptest::prelude::*;
+use slots::{bit, random_bytes, run_checked};
 use xla_layout::{
     parse_array, relayout, relayout_bytes, ArrayShape, ElementType, ErrorKind, PaddingValue,
     RelayoutPlan, StaticLayout, View, ViewMut,
 };
-
-/// Bit `i` of `buf` (least significant bit of byte 0 first).
-fn bit(buf: &[u8], i: usize) -> bool {
-    buf[i / 8] >> (i % 8) & 1 == 1
-}
 
 fn set_bit(buf: &mut [u8], i: usize, v: bool) {
     if v {
@@ -99,17 +97,6 @@ fn pair() -> impl Strategy<Value = (Case, Case, u64)> {
         };
         (a, b, seed)
     })
-}
-
-fn random_bytes(n: usize, mut seed: u64) -> Vec<u8> {
-    (0..n)
-        .map(|_| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed >> 24) as u8
-        })
-        .collect()
 }
 
 /// Pairs of rank 2 or 3 (sizes up to 80, and up to 3 in front) and power-of-two tiles, so
@@ -753,22 +740,6 @@ fn transposes_of_every_width_and_block_shape() {
 /// Copies `from` -> `to` (random source bytes, with threads too under the
 /// `rayon` feature) and checks every element at the offsets the two
 /// layouts give (rank 2).
-/// `src` copied by `plan` into a new destination buffer; with `rayon`,
-/// the copy on threads must give the same bytes.
-fn run_checked(plan: &RelayoutPlan, src: &[u8], from: &str, to: &str) -> Vec<u8> {
-    let mut dst = vec![0u8; plan.destination_bytes() as usize];
-    plan.run_bytes(src, &mut dst).unwrap();
-    #[cfg(feature = "rayon")]
-    {
-        let mut many = vec![1u8; dst.len()];
-        plan.par_run_bytes(src, &mut many).unwrap();
-        assert_eq!(many, dst, "threads: {from} -> {to}");
-    }
-    #[cfg(not(feature = "rayon"))]
-    let _ = (from, to);
-    dst
-}
-
 fn matches_offsets(from: &str, to: &str) {
     let (a, b) = (parse_array(from).unwrap(), parse_array(to).unwrap());
     let plan = RelayoutPlan::new(&a, &b).unwrap();
@@ -911,133 +882,5 @@ fn int4_pairs_of_tpu_layouts_both_ways() {
             }
         }
         assert_eq!(seen, r * c);
-    }
-}
-
-/// Every element of `from` lands at its offset in `to`, slot by slot at
-/// the slots' bit offsets (any rank, packed slots too), through
-/// `run_bytes` and, with `rayon`, on threads.
-fn matches_slots(from: &str, to: &str) {
-    let (a, b) = (parse_array(from).unwrap(), parse_array(to).unwrap());
-    let plan = RelayoutPlan::new(&a, &b).unwrap();
-    let src = random_bytes(plan.source_bytes() as usize, 5);
-    let dst = run_checked(&plan, &src, from, to);
-    let (wa, wb) = (
-        a.element_size_in_bits() as usize,
-        b.element_size_in_bits() as usize,
-    );
-    assert_eq!(wa, wb, "{from} -> {to}");
-    let dims: Vec<u64> = a.dims().iter().map(|d| d.layout_size().unwrap()).collect();
-    let mut index = vec![0u64; dims.len()];
-    'all: loop {
-        let (x, y) = (
-            a.offset(&index).unwrap() as usize,
-            b.offset(&index).unwrap() as usize,
-        );
-        for k in 0..wa {
-            assert_eq!(
-                bit(&dst, y * wa + k),
-                bit(&src, x * wa + k),
-                "{from} -> {to} at {index:?}"
-            );
-        }
-        for d in (0..dims.len()).rev() {
-            index[d] += 1;
-            if index[d] < dims[d] {
-                continue 'all;
-            }
-            index[d] = 0;
-        }
-        break;
-    }
-}
-
-/// Pairs nobody tuned a kernel for (drawn like the `relayout_pairs`
-/// bench's, smaller): odd extents, rows that start at odd nibbles, `(2,1)`
-/// sub-tiles against other orders, tiles of 2 rows on both sides, and
-/// permutations of rank 3 and 4. They take the general blocks (and, for
-/// packed slots, the blocks of unpacked bytes); both directions.
-/// The kernel each family gets, as `describe` reports it, and the copy
-/// right: in this (debug) build every box's copy also checks that the
-/// kernel it took is the one `describe` names.
-#[test]
-fn each_family_gets_its_kernel() {
-    use xla_layout::RelayoutKernel::*;
-    for (from, to, kernel) in [
-        ("f32[512,1024]{1,0}", "f32[512,1024]{1,0:T(8,128)}", Runs),
-        ("f32[100,100]{1,0}", "f32[100,100]{1,0:T(8,128)}", Runs),
-        ("f32[512,1024]{1,0}", "f32[512,1024]{0,1}", Squares),
-        ("f64[64,64,64]{2,1,0}", "f64[64,64,64]{0,2,1}", Squares),
-        ("u8[1024,3]{1,0}", "u8[1024,3]{0,1}", Blocks),
-        ("u8[64,3,64]{2,1,0}", "u8[64,3,64]{1,2,0}", Blocks),
-        (
-            "bf16[256,512]{1,0}",
-            "bf16[256,512]{1,0:T(8,128)(2,1)}",
-            Weave,
-        ),
-        (
-            "bf16[256,512]{1,0:T(8,128)(2,1)}",
-            "bf16[256,512]{1,0}",
-            Split,
-        ),
-        (
-            "bf16[256,512]{1,0:T(8,128)(2,1)}",
-            "bf16[256,512]{0,1:T(8,128)(2,1)}",
-            SubTiles,
-        ),
-        ("s8[256,512]{1,0}", "s8[256,512]{0,1:T(8,128)(4,1)}", Units),
-        ("s4[256,512]{1,0:E(4)}", "s4[256,512]{0,1:E(4)}", Packed),
-        ("f32[8,8]{1,0:T(3,4)}", "f32[8,8]{1,0:T(2,4)}", General),
-    ] {
-        let (a, b) = (parse_array(from).unwrap(), parse_array(to).unwrap());
-        let plan = RelayoutPlan::new(&a, &b).unwrap();
-        let steps = plan.describe();
-        assert_eq!(steps.kernel(), Some(kernel), "{from} -> {to}:\n{steps}");
-        assert!(steps.to_string().contains(kernel.name()), "{steps}");
-        matches_slots(from, to);
-    }
-    // An empty array has no box, so no kernel.
-    let e = parse_array("f32[0,5]{1,0}").unwrap();
-    let steps = RelayoutPlan::new(&e, &e).unwrap().describe();
-    assert_eq!((steps.boxes(), steps.kernel()), (0, None));
-}
-
-#[test]
-fn general_blocks_match_every_element() {
-    for (from, to) in [
-        ("s4[14,675]{1,0:E(4)}", "s4[14,675]{0,1:E(4)}"),
-        (
-            "s4[195,193]{0,1:T(16,128)(2,1)E(4)}",
-            "s4[195,193]{0,1:E(4)}",
-        ),
-        ("s4[258,50]{0,1:E(4)}", "s4[258,50]{1,0:T(16,128)(2,1)E(4)}"),
-        (
-            "s4[65,6,99,1]{3,0,1,2:E(4)}",
-            "s4[65,6,99,1]{2,0,3,1:T(8,128)(2,1)E(4)}",
-        ),
-        ("u2[33,70]{1,0:E(2)}", "u2[33,70]{0,1:E(2)}"),
-        (
-            "bf16[32,82,256]{2,0,1:T(4,128)(2,1)}",
-            "bf16[32,82,256]{0,1,2}",
-        ),
-        (
-            "f16[51,128,67]{1,0,2:T(4,128)(2,1)}",
-            "f16[51,128,67]{2,1,0}",
-        ),
-        (
-            "bf16[25,51,15,1]{1,3,0,2:T(4,128)(2,1)}",
-            "bf16[25,51,15,1]{3,2,0,1}",
-        ),
-        ("u32[1281,192]{0,1:T(2,128)}", "u32[1281,192]{1,0:T(2,128)}"),
-        ("u8[76,28,60]{2,1,0}", "u8[76,28,60]{0,2,1}"),
-        (
-            "u32[1,8,98,678]{1,0,3,2:T(4,128)}",
-            "u32[1,8,98,678]{3,2,0,1:T(4,128)}",
-        ),
-        ("f64[40,131,12]{1,2,0}", "f64[40,131,12]{1,2,0:T(8,128)}"),
-        ("s16[227,32,25]{1,0,2}", "s16[227,32,25]{2,0,1}"),
-    ] {
-        matches_slots(from, to);
-        matches_slots(to, from);
     }
 }

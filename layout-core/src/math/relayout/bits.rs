@@ -5,7 +5,8 @@
 //! bits) is repacked: sign-extended for signed integers, zero-extended
 //! otherwise.
 
-use super::kernels::{self, each};
+use super::kernels;
+use super::loops::{each, Fix};
 use super::modes::{Mode, Nest};
 use super::simd;
 use super::subbyte;
@@ -482,7 +483,7 @@ impl NibbleBlock {
 /// transposed.
 struct NibbleSquare;
 
-impl kernels::Fix<[u8; 2]> for NibbleSquare {
+impl Fix<[u8; 2]> for NibbleSquare {
     const SAME: bool = false;
     #[inline(always)]
     fn fix([a, b]: [u8; 2]) -> [u8; 2] {

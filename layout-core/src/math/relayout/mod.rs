@@ -23,11 +23,13 @@
 mod bits;
 mod describe;
 mod kernels;
+mod loops;
 mod modes;
 mod padding;
 #[cfg(feature = "rayon")]
 mod parallel;
 mod simd;
+mod squares;
 mod subbyte;
 mod transpose;
 mod windowed;

@@ -5,7 +5,7 @@
 //! slabs are cut into boxes like the elements are, and filled as loop
 //! nests.
 
-use super::kernels;
+use super::loops;
 use super::modes::{self, Chain, Nest, Piece, CHAIN, NO_PIECE};
 use crate::base::limits::MAX_RANK;
 use crate::plan::digits::DimDigits;
@@ -147,10 +147,8 @@ fn fill_nest(n: &Nest, start: u64, end: u64, put: &mut dyn FnMut(u64, u64)) {
         let base = n.dst + k * top.dst;
         match inner.split_first() {
             None => put(base as usize, 1),
-            Some((m0, rest)) if m0.dst == 1 => {
-                kernels::each(rest, 0, base, |_, d| put(d, m0.range))
-            }
-            Some(_) => kernels::each(inner, 0, base, |_, d| put(d, 1)),
+            Some((m0, rest)) if m0.dst == 1 => loops::each(rest, 0, base, |_, d| put(d, m0.range)),
+            Some(_) => loops::each(inner, 0, base, |_, d| put(d, 1)),
         }
     }
 }

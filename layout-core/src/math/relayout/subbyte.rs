@@ -8,7 +8,7 @@
 //! (contiguous on both sides) are unpacked and packed the same way, a
 //! piece at a time.
 
-use super::kernels::each;
+use super::loops::each;
 use super::modes::Nest;
 use super::simd;
 use super::transpose::{self, Blocks, ROWS};

@@ -18,7 +18,7 @@
 //! are shuffled in vector registers (`simd`), the rest moves element by
 //! element.
 
-use super::kernels::{divisor_up_to, each, in_source_order};
+use super::loops::{divisor_up_to, each, in_source_order};
 use super::modes::{Mode, Nest, MODES};
 use super::simd;
 

@@ -1,0 +1,604 @@
+//! The tuned transposed blocks: squares of one cache line a side for runs
+//! of at least 8 bytes on both sides, in passes where a block's rows crowd
+//! one L1 set, and two rows woven into pairs or split back (the `(2,1)`
+//! sub-tiles of 16-bit layouts). `kernels::choose` picks them; the
+//! general blocks of `transpose.rs` take the other transposes.
+
+use core::ops::Range;
+
+use super::kernels::RelayoutKernel;
+use super::loops::{divisor_up_to, each, each_ahead, in_source_order, Fix};
+use super::modes::{Mode, Nest, MODES};
+use super::simd;
+
+/// Whether the transposed blocks of [`blocks`] take box `n` of elements
+/// of `size` bytes at their measured speed: its first loop and the first
+/// loop contiguous in the source at least 8 bytes each, or two rows woven
+/// into pairs (rows to `(2,1)` sub-tiles) or split back.
+pub(crate) fn tuned(n: &Nest, size: usize) -> bool {
+    let Some((m0, mq, _, _)) = n.transposed() else {
+        return false;
+    };
+    let bytes = |r: u64| r.saturating_mul(size as u64) >= 8;
+    let weave = m0.range == 2 && mq.dst == 2;
+    let split = mq.range == 2 && m0.src == 2;
+    weave || split || (bytes(m0.range) && bytes(mq.range))
+}
+
+/// The tuned blocks of one box: the block, the loops around it, and
+/// which of [`RelayoutKernel::Weave`], [`RelayoutKernel::Split`] and [`RelayoutKernel::Squares`]
+/// copies it.
+pub(crate) struct Tuned {
+    block: Block,
+    outer: [Mode; MODES],
+    len: usize,
+    pub(crate) kind: RelayoutKernel,
+}
+
+impl Tuned {
+    /// The tuned blocks of box `n` of elements of `size` bytes (`same`:
+    /// copied as they are, so that pairs may be woven or split), or
+    /// `None` where the box is no transpose.
+    pub(crate) fn plan(n: &Nest, size: usize, same: bool) -> Option<Tuned> {
+        let (m0, mq, mut outer, len) = n.transposed()?;
+        let mut block = Block {
+            rp: m0.range as usize,
+            sp: m0.src as usize,
+            rq: mq.range as usize,
+            dq: mq.dst as usize,
+            rp0: 0,
+            sp1: 0,
+            rq0: 0,
+            dq1: 0,
+            crowded: false,
+        };
+        let size = size.max(1);
+        // A destination run shorter than a cache line continues in the
+        // next loop: take part of that loop into the block.
+        let line = 64 / size;
+        let p_next = len > 0 && outer[0].dst == m0.range && block.rp < line;
+        // A source run shorter than a line that continues in a later loop
+        // (the destination tiled across the transpose; runs and rows of 2
+        // keep the paths below): where the destination's runs are short
+        // too (tiled on both sides) or the source's are under 16 bytes, a
+        // line's worth of that loop joins the block, and with both short
+        // the first loop then gives a square's side; where the
+        // destination's runs are long, that loop goes first, so that the
+        // blocks after this one read the rest of its source lines while
+        // they are cached. Interleaved runs, fractions of memcpy: f32
+        // `{1,0:T(8,128)}` -> `{0,1:T(8,128)}` 0.23x with neither, 0.36x
+        // with a line of each, 0.44x so; u8 `{0,1}` -> `{1,0:T(8,128)}`
+        // 0.07x without, 0.20x with the line, 0.33x going first too; f32
+        // and bf16 (16- and 32-byte runs, no faster with the line) 0.25x
+        // to 0.37x and 0.19x to 0.25x going first.
+        let q_next = (block.rp > 2 && (3..line).contains(&block.rq))
+            .then(|| {
+                let first = usize::from(p_next);
+                let k = outer[first..len].iter().position(|m| m.src == mq.range)?;
+                Some(k + first)
+            })
+            .flatten();
+        let mut p_most = line / block.rp.max(1);
+        if let Some(k) = q_next {
+            let m = outer[k];
+            let c = divisor_up_to(m.range, line / block.rq);
+            if c > 1 && (p_next || block.rq * size < 16) {
+                block.rq0 = block.rq;
+                block.dq1 = m.dst as usize;
+                block.rq *= c;
+                let c = c as u64;
+                outer[k] = Mode {
+                    range: m.range / c,
+                    src: m.src * c,
+                    dst: m.dst * c,
+                };
+                p_most = SQUARE_BYTES / size / block.rp.max(1);
+            }
+            if !p_next {
+                outer[..=k].rotate_right(1);
+            }
+        }
+        if p_next && block.rq >= line {
+            let m1 = outer[0];
+            let c = divisor_up_to(m1.range, p_most);
+            if c > 1 {
+                block.rp0 = block.rp;
+                block.sp1 = m1.src as usize;
+                block.rp *= c;
+                let c = c as u64;
+                outer[0] = Mode {
+                    range: m1.range / c,
+                    src: m1.src * c,
+                    dst: m1.dst * c,
+                };
+            }
+        }
+        // Only blocks of more than twice `PASS` rows (1- and 2-byte
+        // elements) can be crowded.
+        block.crowded = line > 2 * PASS && block.crowded(line, size);
+        let plain = same && block.rp0 == 0 && block.rq0 == 0;
+        let kind = if plain && block.rp == 2 && block.dq == 2 {
+            RelayoutKernel::Weave
+        } else if plain && block.rq == 2 && block.sp == 2 {
+            RelayoutKernel::Split
+        } else {
+            RelayoutKernel::Squares
+        };
+        Some(Tuned {
+            block,
+            outer,
+            len,
+            kind,
+        })
+    }
+}
+
+/// Transposed blocks: `None` (nothing copied) when the box is not one,
+/// else the kernel that copied it.
+#[inline(never)]
+pub(crate) fn blocks<T: Copy + 'static, X: Fix<T>>(
+    n: &Nest,
+    src: &[T],
+    dst: &mut [T],
+) -> Option<RelayoutKernel> {
+    let Tuned {
+        block,
+        mut outer,
+        len,
+        kind,
+    } = Tuned::plan(n, core::mem::size_of::<T>(), X::SAME)?;
+    let outer = &mut outer[..len];
+    match kind {
+        RelayoutKernel::Weave => {
+            // Two source rows woven into one destination run (rows to the
+            // `(2,1)` sub-tiles of 16-bit layouts).
+            let (rq, sp) = (block.rq, block.sp);
+            each(outer, n.src, n.dst, |s, d| {
+                weave(
+                    &src[s..s + rq],
+                    &src[s + sp..s + sp + rq],
+                    &mut dst[d..d + 2 * rq],
+                );
+            });
+        }
+        RelayoutKernel::Split => {
+            // One source run split into two destination rows (the `(2,1)`
+            // sub-tiles back to rows): like contiguous runs, faster with
+            // the source read front to back. (Woven runs are faster the
+            // other way round.)
+            in_source_order(outer);
+            let (rp, dq) = (block.rp, block.dq);
+            let line = 64 / core::mem::size_of::<T>().max(1);
+            each_ahead(outer, n.src, n.dst, AHEAD, |s, d, later| {
+                if let Some(x) = later {
+                    for l in (0..rp).step_by(line) {
+                        simd::prefetch_write(dst, x + l);
+                        simd::prefetch_write(dst, x + dq + l);
+                    }
+                }
+                let (a, b) = dst[d..d + dq + rp].split_at_mut(dq);
+                split(&src[s..s + 2 * rp], &mut a[..rp], &mut b[..rp]);
+            });
+        }
+        _ => each(outer, n.src, n.dst, |s, d| {
+            block.copy::<T, X>(src, s, dst, d)
+        }),
+    }
+    Some(kind)
+}
+
+/// The offset of step `i` of a block's side: one loop of stride `inner`
+/// (`range` 0), or two, `i % range` steps of `inner` and `i / range` of
+/// `outer`.
+#[inline(always)]
+fn two_loops(i: usize, range: usize, inner: usize, outer: usize) -> usize {
+    if range == 0 {
+        i * inner
+    } else {
+        i % range * inner + i / range * outer
+    }
+}
+
+/// How many steps ahead a split run asks for the lines it will write:
+/// with the source read front to back, the destination is written in
+/// several rows at once, more streams than the hardware fetches ahead on
+/// its own when the rows are short (1 or 2 KiB). 16 steps (8 KiB of a
+/// bf16 source) measured best of 4, 16, 32 and 64 on the seed layout to
+/// rows.
+const AHEAD: usize = 16;
+
+/// Rows `a` and `b` woven into one run of pairs: `run[2i] = a[i]`,
+/// `run[2i + 1] = b[i]`.
+fn weave<T: Copy + 'static>(a: &[T], b: &[T], run: &mut [T]) {
+    // The compiler vectorises this loop as it is (`simd` shuffles here
+    // measured 6% more instructions).
+    for ((o, x), y) in run.chunks_exact_mut(2).zip(a).zip(b) {
+        o[0] = *x;
+        o[1] = *y;
+    }
+}
+
+/// One run of pairs split into rows `a` and `b`: the inverse of
+/// [`weave`].
+fn split<T: Copy + 'static>(run: &[T], a: &mut [T], b: &mut [T]) {
+    let k = simd::split(run, a, b);
+    for ((i, x), y) in run[2 * k..]
+        .chunks_exact(2)
+        .zip(&mut a[k..])
+        .zip(&mut b[k..])
+    {
+        *x = i[0];
+        *y = i[1];
+    }
+}
+
+/// A transposed block: `p` steps `sp` in the source and 1 in the
+/// destination, `q` steps 1 in the source and `dq` in the destination.
+#[derive(Clone, Copy)]
+struct Block {
+    rp: usize,
+    sp: usize,
+    rq: usize,
+    dq: usize,
+    /// With `rp0 > 0`, `p` is two loops: `p % rp0` steps `sp` in the
+    /// source and `p / rp0` steps `sp1` (the destination is contiguous
+    /// across both).
+    rp0: usize,
+    sp1: usize,
+    /// With `rq0 > 0`, `q` is two loops: `q % rq0` steps `dq` in the
+    /// destination and `q / rq0` steps `dq1` (the source is contiguous
+    /// across both).
+    rq0: usize,
+    dq1: usize,
+    /// The rows of one block crowd so few L1 sets that they evict each
+    /// other (power-of-two strides of 1- and 2-byte elements): blocks are
+    /// then copied in passes of [`PASS`] rows.
+    crowded: bool,
+}
+
+/// The side, in bytes, of the squares `strip` walks block by block.
+const SQUARE_BYTES: usize = 1024;
+
+/// Rows per pass over a crowded block: as many lines as one set of an
+/// 8-way L1 holds.
+const PASS: usize = 8;
+
+impl Block {
+    /// Whether more than twice [`PASS`] of the first `rows` source rows
+    /// (one block's) fall in one set of a 64-set L1 of 64-byte lines. (At
+    /// twice, the 16 rows of a 4-byte block, passes measured no faster.)
+    fn crowded(&self, rows: usize, size: usize) -> bool {
+        let mut sets = [0u8; 64];
+        for p in 0..rows.min(self.rp) {
+            let set = (self.row(p).wrapping_mul(size) / 64) % 64;
+            sets[set] += 1;
+            if usize::from(sets[set]) > 2 * PASS {
+                return true;
+            }
+        }
+        false
+    }
+
+    fn copy<T: Copy + 'static, X: Fix<T>>(&self, src: &[T], s: usize, dst: &mut [T], d: usize) {
+        // Squares of one cache line (64 bytes) a side: every line of
+        // either side is read or written whole, once.
+        match const { core::mem::size_of::<T>() } {
+            1 => self.squares::<T, X, 64>(src, s, dst, d),
+            2 => self.squares::<T, X, 32>(src, s, dst, d),
+            4 => self.squares::<T, X, 16>(src, s, dst, d),
+            8 => self.squares::<T, X, 8>(src, s, dst, d),
+            _ => self.squares::<T, X, 4>(src, s, dst, d),
+        }
+    }
+
+    fn squares<T: Copy + 'static, X: Fix<T>, const N: usize>(
+        &self,
+        src: &[T],
+        s: usize,
+        dst: &mut [T],
+        d: usize,
+    ) {
+        if self.rp >= N && self.rq >= N {
+            if const { N > 2 * PASS } && self.crowded {
+                return self.strip::<T, X, N, N, PASS>(src, s, dst, d);
+            }
+            return self.strip::<T, X, N, N, N>(src, s, dst, d);
+        }
+        match (self.rp, self.rq) {
+            (2, q) if q >= 32 => self.strip::<T, X, 2, 32, 2>(src, s, dst, d),
+            (4, q) if q >= 16 => self.strip::<T, X, 4, 16, 4>(src, s, dst, d),
+            (p, 2) if p >= 32 => self.strip::<T, X, 32, 2, 32>(src, s, dst, d),
+            (p, 4) if p >= 16 => self.strip::<T, X, 16, 4, 16>(src, s, dst, d),
+            (p, q) if p >= 8 && q >= 8 => self.strip::<T, X, 8, 8, 8>(src, s, dst, d),
+            _ => self.edges::<T, X>(src, s, dst, d, 0, 0),
+        }
+    }
+
+    /// Blocks of `P` x `Q` (in passes of `H` rows when `H < P`), the
+    /// source's contiguous direction innermost, then the rest.
+    fn strip<T: Copy + 'static, X: Fix<T>, const P: usize, const Q: usize, const H: usize>(
+        &self,
+        src: &[T],
+        s: usize,
+        dst: &mut [T],
+        d: usize,
+    ) {
+        let (pn, qn) = (self.rp / P * P, self.rq / Q * Q);
+        // Squares of `SQUARE_BYTES` a side (in whole blocks): the lines
+        // and pages one touches stay in the cache and the TLB while it is
+        // copied, and each source row is read in runs long enough for the
+        // prefetcher.
+        let side = (SQUARE_BYTES / core::mem::size_of::<T>().max(1)).max(P.max(Q));
+        let (pm, qm) = (side / P * P, side / Q * Q);
+        for p0 in (0..pn).step_by(pm) {
+            for q0 in (0..qn).step_by(qm) {
+                for p in (p0..(p0 + pm).min(pn)).step_by(P) {
+                    for q in (q0..(q0 + qm).min(qn)).step_by(Q) {
+                        self.micro::<T, X, P, Q, H>(src, s, dst, d, p, q);
+                    }
+                }
+            }
+        }
+        self.edges::<T, X>(src, s, dst, d, pn, qn);
+    }
+
+    /// Source offset of block row `p` from the block's start.
+    #[inline(always)]
+    fn row(&self, p: usize) -> usize {
+        two_loops(p, self.rp0, self.sp, self.sp1)
+    }
+
+    /// The elements outside `0..pn` x `0..qn`, one by one.
+    fn edges<T: Copy + 'static, X: Fix<T>>(
+        &self,
+        src: &[T],
+        s: usize,
+        dst: &mut [T],
+        d: usize,
+        pn: usize,
+        qn: usize,
+    ) {
+        self.elements::<T, X>(src, s, dst, d, pn..self.rp, 0..qn);
+        self.elements::<T, X>(src, s, dst, d, 0..self.rp, qn..self.rq);
+    }
+
+    /// The elements of rows `ps` and columns `qs` of the block, one by one.
+    fn elements<T: Copy + 'static, X: Fix<T>>(
+        &self,
+        src: &[T],
+        s: usize,
+        dst: &mut [T],
+        d: usize,
+        ps: Range<usize>,
+        qs: Range<usize>,
+    ) {
+        for q in qs {
+            for p in ps.clone() {
+                dst[d + p + self.col(q)] = X::fix(src[s + self.row(p) + q]);
+            }
+        }
+    }
+
+    /// Destination offset of block column `q` from the block's start.
+    #[inline(always)]
+    fn col(&self, q: usize) -> usize {
+        two_loops(q, self.rq0, self.dq, self.dq1)
+    }
+
+    /// Whether the `Q` destination rows from block column `q` (a multiple
+    /// of `Q`) are `dq` apart.
+    #[inline(always)]
+    fn even_cols<const Q: usize>(&self) -> bool {
+        self.rq0 == 0 || self.rq0.is_multiple_of(Q)
+    }
+
+    /// The start of the source row after the one at `at`, and its place
+    /// `inner` in the two-loop `p` (see `rp0`).
+    #[inline(always)]
+    fn next_row(&self, at: usize, inner: usize) -> (usize, usize) {
+        if inner + 1 == self.rp0 {
+            (at + self.sp1 - (self.rp0 - 1) * self.sp, 0)
+        } else {
+            (at + self.sp, inner + 1)
+        }
+    }
+
+    /// One `P` x `Q` block at `(p, q)`: the block's `P` source rows taken
+    /// as arrays of `Q`, then each destination row gathered from them and
+    /// written whole; with `H < P`, in passes of `H` rows.
+    #[inline(always)]
+    // `rows[i][j]`: column `j` of every row, by design.
+    #[allow(clippy::needless_range_loop)]
+    fn micro<T: Copy + 'static, X: Fix<T>, const P: usize, const Q: usize, const H: usize>(
+        &self,
+        src: &[T],
+        s: usize,
+        dst: &mut [T],
+        d: usize,
+        p: usize,
+        q: usize,
+    ) {
+        if H < P {
+            return self.passes::<T, X, P, Q, H>(src, s, dst, d, p, q);
+        }
+        // Not `passes` with one pass: finding the rows as they are read
+        // measured 15% fewer instructions and up to 25% faster (f64
+        // 2000 x 3000, interleaved runs) than listing their starts first.
+        let from = s + self.row(p) + q;
+        // The block's source rows, each exactly `Q` long (so the fallback,
+        // one element at a time, is never taken).
+        let first: &[T; Q] = match src[from..from + Q].try_into() {
+            Ok(r) => r,
+            Err(_) => return self.elements::<T, X>(src, s, dst, d, p..p + P, q..q + Q),
+        };
+        let mut rows = [first; P];
+        let mut at = from;
+        let mut inner = if self.rp0 == 0 { 0 } else { p % self.rp0 };
+        for row in rows.iter_mut() {
+            *row = match src[at..at + Q].try_into() {
+                Ok(r) => r,
+                Err(_) => return self.elements::<T, X>(src, s, dst, d, p..p + P, q..q + Q),
+            };
+            if simd::bytes::<T>() {
+                // The next block's line of this row, asked for in L2 now:
+                // f32 `T(8,128)` -> column-major and bf16
+                // `{0,1:T(8,128)(2,1)}` -> rows measured 1.3x faster with
+                // it, f32 transposes about 1.05x.
+                simd::prefetch(src, at + Q);
+            }
+            (at, inner) = self.next_row(at, inner);
+        }
+        let to = d + p;
+        if X::SAME && self.even_cols::<Q>() {
+            if simd::block(&rows, dst, to + self.col(q), self.dq) {
+                return;
+            }
+        } else if simd::bytes::<T>() {
+            // Destination rows in two groups or more, or elements that
+            // change on the way: the block is shuffled on the stack, then
+            // written row by row.
+            let mut buf = [[rows[0][0]; P]; Q];
+            if simd::block(&rows, buf.as_flattened_mut(), 0, P) {
+                return self.put_rows::<T, X, P, Q>(&mut buf, dst, to, q);
+            }
+        }
+        if !X::SAME && core::mem::size_of::<T>() <= 8 {
+            // Gathered on the stack, then changed all at once: bf16
+            // sub-tiles 1.28x faster so (in interleaved runs), 16-byte
+            // ones (`s8` `(4,1)`) 0.43x.
+            let mut buf: [[T; P]; Q] =
+                core::array::from_fn(|j| core::array::from_fn(|i| rows[i][j]));
+            return self.put_rows::<T, X, P, Q>(&mut buf, dst, to, q);
+        }
+        // Each destination row gathers one column of the block.
+        for j in 0..Q {
+            let out: [T; P] = core::array::from_fn(|i| X::fix(rows[i][j]));
+            let at = to + self.col(q + j);
+            dst[at..at + P].copy_from_slice(&out);
+        }
+    }
+
+    /// Writes row `j` of `buf` (its elements through `X`) at destination
+    /// column `q + j` of the block, from `to`.
+    #[inline(always)]
+    fn put_rows<T: Copy, X: Fix<T>, const P: usize, const Q: usize>(
+        &self,
+        buf: &mut [[T; P]; Q],
+        dst: &mut [T],
+        to: usize,
+        q: usize,
+    ) {
+        if !X::SAME {
+            for e in buf.as_flattened_mut() {
+                *e = X::fix(*e);
+            }
+        }
+        for (j, b) in buf.iter().enumerate() {
+            let at = to + self.col(q + j);
+            dst[at..at + P].copy_from_slice(b);
+        }
+    }
+
+    /// Block `(p, q)` in passes of `H` of its rows: each pass takes its
+    /// rows as arrays of `Q`, then gathers and writes `H` elements of
+    /// every destination row. With at most [`PASS`] rows in one L1 set,
+    /// a pass's source lines stay cached while its `Q` destination rows
+    /// are gathered from them (all `P` rows of a power-of-two stride
+    /// would evict each other on every column).
+    #[inline(always)]
+    // `rows[i][j]`: column `j` of every row, by design.
+    #[allow(clippy::needless_range_loop, clippy::too_many_arguments)]
+    fn passes<T: Copy + 'static, X: Fix<T>, const P: usize, const Q: usize, const H: usize>(
+        &self,
+        src: &[T],
+        s: usize,
+        dst: &mut [T],
+        d: usize,
+        p: usize,
+        q: usize,
+    ) {
+        // Where the block's source rows start.
+        let mut starts = [0; P];
+        let mut at = s + self.row(p) + q;
+        let mut inner = if self.rp0 == 0 { 0 } else { p % self.rp0 };
+        for start in starts.iter_mut() {
+            *start = at;
+            (at, inner) = self.next_row(at, inner);
+        }
+        let to = d + p;
+        // The source rows of the pass from row `h` on, each exactly `Q`
+        // long (so the fallback, one element at a time, is never taken).
+        let pass = |h: usize| -> Option<[&[T; Q]; H]> {
+            let row = |i: usize| -> Option<&[T; Q]> {
+                let at = starts[h + i];
+                src.get(at..at + Q)?.try_into().ok()
+            };
+            let mut rows = [row(0)?; H];
+            for (i, r) in rows.iter_mut().enumerate() {
+                *r = row(i)?;
+            }
+            Some(rows)
+        };
+        if simd::bytes::<T>() {
+            // The next block's lines of these rows, asked for now (into
+            // L2: in L1 they would crowd one set too): 4096 x 4096
+            // transposes measured about 1.4x faster with it on bf16, 1.15x
+            // on u8.
+            for &at in &starts {
+                simd::prefetch(src, at + Q);
+            }
+            if self.buffered::<T, X, P, Q, H>(&pass, dst, to, q) {
+                return;
+            }
+        }
+        for h in (0..P).step_by(H) {
+            let Some(rows) = pass(h) else {
+                return self.elements::<T, X>(src, s, dst, d, p..p + P, q..q + Q);
+            };
+            // Each destination row gathers one column of the pass,
+            // written in place (a copy through an array on the stack
+            // measured 12% to 16% slower on bf16 and u8).
+            for j in 0..Q {
+                let at = to + self.col(q + j) + h;
+                for (o, r) in dst[at..at + H].iter_mut().zip(&rows) {
+                    *o = X::fix(r[j]);
+                }
+            }
+        }
+    }
+
+    /// The passes of [`Block::passes`] with vector shuffles, into a copy
+    /// of the destination block on the stack, whose rows are then written
+    /// whole: the destination rows crowd one L1 set as the source rows do,
+    /// and written a pass at a time they would be evicted between passes.
+    /// `false` (then nothing is written) where the shuffles do not apply.
+    #[inline(always)]
+    fn buffered<
+        'a,
+        T: Copy + 'static,
+        X: Fix<T>,
+        const P: usize,
+        const Q: usize,
+        const H: usize,
+    >(
+        &self,
+        pass: &impl Fn(usize) -> Option<[&'a [T; Q]; H]>,
+        dst: &mut [T],
+        to: usize,
+        q: usize,
+    ) -> bool {
+        // Any value of `T` to start the copy with: every slot is written.
+        let Some(&any) = dst.get(to + self.col(q)) else {
+            return false;
+        };
+        let mut buf = [[any; P]; Q];
+        for h in (0..P).step_by(H) {
+            let Some(rows) = pass(h) else { return false };
+            if !simd::block(&rows, buf.as_flattened_mut(), h, P) {
+                return false;
+            }
+        }
+        self.put_rows::<T, X, P, Q>(&mut buf, dst, to, q);
+        true
+    }
+}

@@ -1,0 +1,100 @@
+//! Which kernel each family of layout pairs gets (`RelayoutPlan::describe`),
+//! and the general blocks on pairs nobody tuned a kernel for: every slot
+//! checked at the offsets both layouts give, on one thread and on
+//! several.
+
+#[path = "support/slots.rs"]
+mod slots;
+
+use slots::matches_slots;
+use xla_layout::{parse_array, RelayoutPlan};
+
+/// The kernel each family gets, as `describe` reports it, and the copy
+/// right: in this (debug) build every box's copy also checks that the
+/// kernel it took is the one `describe` names.
+#[test]
+fn each_family_gets_its_kernel() {
+    use xla_layout::RelayoutKernel::*;
+    for (from, to, kernel) in [
+        ("f32[512,1024]{1,0}", "f32[512,1024]{1,0:T(8,128)}", Runs),
+        ("f32[100,100]{1,0}", "f32[100,100]{1,0:T(8,128)}", Runs),
+        ("f32[512,1024]{1,0}", "f32[512,1024]{0,1}", Squares),
+        ("f64[64,64,64]{2,1,0}", "f64[64,64,64]{0,2,1}", Squares),
+        ("u8[1024,3]{1,0}", "u8[1024,3]{0,1}", Blocks),
+        ("u8[64,3,64]{2,1,0}", "u8[64,3,64]{1,2,0}", Blocks),
+        (
+            "bf16[256,512]{1,0}",
+            "bf16[256,512]{1,0:T(8,128)(2,1)}",
+            Weave,
+        ),
+        (
+            "bf16[256,512]{1,0:T(8,128)(2,1)}",
+            "bf16[256,512]{1,0}",
+            Split,
+        ),
+        (
+            "bf16[256,512]{1,0:T(8,128)(2,1)}",
+            "bf16[256,512]{0,1:T(8,128)(2,1)}",
+            SubTiles,
+        ),
+        ("s8[256,512]{1,0}", "s8[256,512]{0,1:T(8,128)(4,1)}", Units),
+        ("s4[256,512]{1,0:E(4)}", "s4[256,512]{0,1:E(4)}", Packed),
+        ("f32[8,8]{1,0:T(3,4)}", "f32[8,8]{1,0:T(2,4)}", General),
+    ] {
+        let (a, b) = (parse_array(from).unwrap(), parse_array(to).unwrap());
+        let plan = RelayoutPlan::new(&a, &b).unwrap();
+        let steps = plan.describe();
+        assert_eq!(steps.kernel(), Some(kernel), "{from} -> {to}:\n{steps}");
+        assert!(steps.to_string().contains(kernel.name()), "{steps}");
+        matches_slots(from, to);
+    }
+    // An empty array has no box, so no kernel.
+    let e = parse_array("f32[0,5]{1,0}").unwrap();
+    let steps = RelayoutPlan::new(&e, &e).unwrap().describe();
+    assert_eq!((steps.boxes(), steps.kernel()), (0, None));
+}
+
+/// Pairs nobody tuned a kernel for (drawn like the `relayout_pairs`
+/// bench's, smaller): odd extents, rows that start at odd nibbles, `(2,1)`
+/// sub-tiles against other orders, tiles of 2 rows on both sides, and
+/// permutations of rank 3 and 4. They take the general blocks (and, for
+/// packed slots, the blocks of unpacked bytes); both directions.
+#[test]
+fn general_blocks_match_every_element() {
+    for (from, to) in [
+        ("s4[14,675]{1,0:E(4)}", "s4[14,675]{0,1:E(4)}"),
+        (
+            "s4[195,193]{0,1:T(16,128)(2,1)E(4)}",
+            "s4[195,193]{0,1:E(4)}",
+        ),
+        ("s4[258,50]{0,1:E(4)}", "s4[258,50]{1,0:T(16,128)(2,1)E(4)}"),
+        (
+            "s4[65,6,99,1]{3,0,1,2:E(4)}",
+            "s4[65,6,99,1]{2,0,3,1:T(8,128)(2,1)E(4)}",
+        ),
+        ("u2[33,70]{1,0:E(2)}", "u2[33,70]{0,1:E(2)}"),
+        (
+            "bf16[32,82,256]{2,0,1:T(4,128)(2,1)}",
+            "bf16[32,82,256]{0,1,2}",
+        ),
+        (
+            "f16[51,128,67]{1,0,2:T(4,128)(2,1)}",
+            "f16[51,128,67]{2,1,0}",
+        ),
+        (
+            "bf16[25,51,15,1]{1,3,0,2:T(4,128)(2,1)}",
+            "bf16[25,51,15,1]{3,2,0,1}",
+        ),
+        ("u32[1281,192]{0,1:T(2,128)}", "u32[1281,192]{1,0:T(2,128)}"),
+        ("u8[76,28,60]{2,1,0}", "u8[76,28,60]{0,2,1}"),
+        (
+            "u32[1,8,98,678]{1,0,3,2:T(4,128)}",
+            "u32[1,8,98,678]{3,2,0,1:T(4,128)}",
+        ),
+        ("f64[40,131,12]{1,2,0}", "f64[40,131,12]{1,2,0:T(8,128)}"),
+        ("s16[227,32,25]{1,0,2}", "s16[227,32,25]{2,0,1}"),
+    ] {
+        matches_slots(from, to);
+        matches_slots(to, from);
+    }
+}
