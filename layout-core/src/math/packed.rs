@@ -101,7 +101,8 @@ impl PackedElement for bool {
 
 /// The Rust type a packed view reads an element type ([`tag`](crate::tag)) as:
 /// `i8` for `s1 s2 s4`, `u8` for `u1 u2 u4`, `bool` for `pred`. Ties
-/// [`PackedView::typed`] to the layout's element type at compile time.
+/// [`PackedView::new`] to the layout's element type at compile time
+/// (through [`PackedFor`]).
 ///
 /// ```
 /// # use layout_core as xla_layout;
