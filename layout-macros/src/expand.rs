@@ -179,14 +179,15 @@ fn typed_impl(krate: &TokenStream, item: &Item, v: Option<&Valid>) -> TokenStrea
     let gates = gates(&item.attrs);
     let allow_deprecated = allow_deprecated(&item.attrs);
     let Some(v) = v else {
+        // `__E`, not `T`: the user's type may be called `T`.
         return quote! {
             #(#gates)*
             #allow_deprecated
-            impl<T: #krate::Element> #krate::ViewLayout<T> for #name {}
+            impl<__E: #krate::Element> #krate::ViewLayout<__E> for #name {}
 
             #(#gates)*
             #allow_deprecated
-            impl<T: #krate::PackedElement> #krate::PackedViewLayout<T> for #name {}
+            impl<__E: #krate::PackedElement> #krate::PackedViewLayout<__E> for #name {}
         };
     };
     let value = Literal::u32_unsuffixed(v.shape.element_type().xla_enum_value());
