@@ -264,7 +264,9 @@ fn out_of_bounds<const R: usize>(dims: [usize; R], index: [usize; R]) -> Error {
 /// A read-only view of `E(n)`-packed sub-byte integers or `pred` in a byte
 /// slice: `i8` for `s1 s2 s4`, `u8` for `u1 u2 u4`, `bool` for `pred{..:E(1)}`.
 /// Checked once when made (element type, packing at the type's own width,
-/// `size_in_bytes` of buffer).
+/// `size_in_bytes` of buffer): the element type at compile time for the
+/// item types of `layout!` by [`PackedView::new`], at run time for a
+/// [`StaticLayout`], or for every layout by [`PackedView::new_checked`].
 ///
 /// ```
 /// # use layout_core as xla_layout;

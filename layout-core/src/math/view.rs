@@ -268,6 +268,11 @@ fn check<T: Element, const R: usize>(layout: &StaticLayout<R>, len: usize) -> Re
 
 /// A read-only view of a slice through a layout.
 ///
+/// [`View::new`] makes one, checking the element type at compile time for
+/// the item types of `layout!` and at run time for a [`StaticLayout`];
+/// [`View::new_checked`], for generic code, checks it at run time for
+/// every layout.
+///
 /// ```
 /// # use layout_core as xla_layout;
 /// use xla_layout::{StaticLayout, View};
@@ -346,7 +351,8 @@ impl<'a, T: Element, L: RankedLayout<R>, const R: usize> View<'a, T, L, R> {
     /// layout type is bounded by `RankedLayout<R>` alone (an item type of
     /// `layout!` with the wrong `T` is then a
     /// [`ViewMismatch`](crate::ErrorKind::ViewMismatch) error rather than a
-    /// compile error).
+    /// compile error). Named for that check: what `new` proves at compile
+    /// time, `new_checked` checks when it runs, and returns as an error.
     ///
     /// ```
     /// # use layout_core as xla_layout;
