@@ -65,7 +65,32 @@ pub trait NaturalElement {
 }
 
 /// A layout whose element type is known to the type system: every valid
-/// item type `layout!` makes implements it.
+/// item type `layout!` makes implements it. A hand-written
+/// [`StaticShape`](crate::StaticShape) impl implements it too, so that
+/// [`View::new`] takes the type and checks the element type at compile
+/// time:
+///
+/// ```
+/// # use layout_core as xla_layout;
+/// use xla_layout::{tag, StaticLayout, StaticShape, TypedLayout, View};
+/// struct Fig1;
+/// impl StaticShape<2> for Fig1 {
+///     const LAYOUT: StaticLayout<2> = match StaticLayout::parse("f32[3,5]{1,0:T(2,2)}") {
+///         Ok(l) => l,
+///         Err(_) => panic!(),
+///     };
+///     fn offset(index: [usize; 2]) -> usize {
+///         Self::LAYOUT.offset(index)
+///     }
+/// }
+/// impl TypedLayout for Fig1 {
+///     type Tag = tag::f32;
+/// }
+/// let data: Vec<f32> = (0..24).map(|x| x as f32).collect();
+/// assert_eq!(View::new(Fig1, &data).unwrap()[[2, 3]], 17.0);
+/// ```
+///
+/// Generic code can name the Rust type through [`NaturalElement`]:
 ///
 /// ```
 /// # use layout_core as xla_layout;
