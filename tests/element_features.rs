@@ -13,14 +13,11 @@ fn half_views_of_item_types() {
         type Dyn = f16[?]{0};
     }
     let data = [1.0f32, 2.0, 3.0, 4.0].map(bf16::from_f32);
-    assert_eq!(
-        View::typed(Act, &data).unwrap()[[1, 0]],
-        bf16::from_f32(3.0)
-    );
+    assert_eq!(View::new(Act, &data).unwrap()[[1, 0]], bf16::from_f32(3.0));
     let halves = [f16::from_f32(0.5); 3];
-    let v = View::typed(Dyn::new([3]).unwrap(), &halves).unwrap();
+    let v = View::new(Dyn::new([3]).unwrap(), &halves).unwrap();
     assert_eq!(v[[2]].to_f32(), 0.5);
-    assert!(View::new(Act, &halves).is_err());
+    assert!(View::new_checked(Act, &halves).is_err()); // f16 is not bf16
 }
 
 #[cfg(feature = "float8")]
@@ -40,10 +37,10 @@ fn fp8_views_read_xla_bits() {
     assert!(F8E5M2::from_bits(0x7C).to_f32().is_infinite());
 
     let data = [1.0f32, 2.0, 3.0, 4.0].map(F8E4M3::from_f32);
-    let v = View::typed(E4, &data).unwrap();
+    let v = View::new(E4, &data).unwrap();
     assert_eq!(v[[1, 0]].to_f32(), 2.0); // column-major
     let mut e5 = [F8E5M2::from_f32(0.0); 3];
-    ViewMut::typed(E5, &mut e5).unwrap()[[2]] = F8E5M2::from_f32(-1.5);
+    ViewMut::new(E5, &mut e5).unwrap()[[2]] = F8E5M2::from_f32(-1.5);
     assert_eq!(e5[2].to_f32(), -1.5);
     // The other fp8 types have no Rust type here.
     let l: xla_layout::StaticLayout<1> = xla_layout::StaticLayout::parse("f8e4m3[3]{0}").unwrap();
@@ -62,12 +59,12 @@ fn complex_views() {
     let data: Vec<Complex<f32>> = (0..6)
         .map(|i| Complex::new(i as f32, -(i as f32)))
         .collect();
-    let v = View::typed(C, &data).unwrap();
+    let v = View::new(C, &data).unwrap();
     assert_eq!(v[[1, 2]], Complex::new(5.0, -5.0));
     let mut z = [Complex::new(0.0f64, 0.0); 2];
-    ViewMut::typed(Z, &mut z).unwrap()[[1]] = Complex::new(1.0, 2.0);
+    ViewMut::new(Z, &mut z).unwrap()[[1]] = Complex::new(1.0, 2.0);
     assert_eq!(z[1].im, 2.0);
-    let e = View::new(C, &z[..]).unwrap_err();
+    let e = View::new_checked(C, &z[..]).unwrap_err();
     assert_eq!(
         e.to_string(),
         "the layout stores c64 but the view's element type is c128; views of c64 and c128 use `num_complex::Complex<f32>` and `Complex<f64>` (the `num-complex` feature)"

@@ -1,8 +1,9 @@
 //! Packed views of sub-byte integers and `pred`: every element sits at the
 //! bit `ArrayShape::bit_offset` names, writes touch only their own bits,
-//! and values out of range are refused.
+//! and values out of range are refused. (And the run-time checked
+//! constructors of packed and plain views.)
 
-use layout_core::{parse_array, ErrorKind, PackedView, PackedViewMut, StaticLayout, View};
+use layout_core::{parse_array, ErrorKind, PackedView, PackedViewMut, StaticLayout, View, ViewMut};
 use xla_layout::layout;
 
 /// Writes a distinct value at every index and checks, byte by byte, that
@@ -146,4 +147,39 @@ fn mismatches_are_refused_with_both_names() {
     // Full-width types are not packed views.
     let f32s: StaticLayout<1> = StaticLayout::parse("s8[4]{0}").unwrap();
     assert!(PackedView::<i8, _, 1>::new(f32s, &[0; 4]).is_err());
+}
+
+/// `new` checks an item type's element type at compile time (the ui
+/// cases); `new_checked`, for generic code, takes any Rust type and
+/// refuses the wrong one at run time, with the same errors as a
+/// `StaticLayout` gets.
+#[test]
+fn checked_constructors_refuse_item_types_at_run_time() {
+    layout! {
+        type Int4 = s4[4]{0:E(4)};
+        type Fig1 = f32[3,5]{1,0:T(2,2)};
+    }
+    let e = PackedView::<u8, _, 1>::new_checked(Int4, &[0; 2]).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::ViewMismatch);
+    assert!(e
+        .to_string()
+        .starts_with("the layout stores s4 but the packed view reads u8"));
+    let mut bytes = [0u8; 2];
+    PackedViewMut::<i8, _, 1>::new_checked(Int4, &mut bytes)
+        .unwrap()
+        .set([1], -1)
+        .unwrap();
+    assert_eq!(bytes, [0xF0, 0]);
+    assert!(PackedViewMut::<u8, _, 1>::new_checked(Int4, &mut bytes).is_err());
+
+    let wide = [0.0f64; 24];
+    assert_eq!(
+        View::new_checked(Fig1, &wide).unwrap_err().to_string(),
+        "the layout stores f32 but the view's element type is f64"
+    );
+    let mut data = [0.0f32; 24];
+    ViewMut::new_checked(Fig1, &mut data).unwrap()[[2, 3]] = 1.0;
+    assert_eq!(data[17], 1.0);
+    let mut ints = [0i32; 24];
+    assert!(ViewMut::new_checked(Fig1, &mut ints).is_err());
 }

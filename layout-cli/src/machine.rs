@@ -36,7 +36,8 @@ const MAX_LISTED_ELEMENTS: u64 = 1 << 22;
 /// outside it is `null` too.
 ///
 /// ```
-/// use layout_core::parse;
+/// # use layout_core as xla_layout;
+/// use xla_layout::parse;
 /// use xla_layout_cli::machine::error_json;
 /// let e = parse("f32[2,3]{2,0}").unwrap_err();
 /// assert_eq!(

@@ -95,11 +95,15 @@ pub use math::fixed::{__out_of_bounds, DigitParts};
 pub use math::fixed::{MemoryOrder, RankedLayout, StaticLayout, StaticShape, Unresolved};
 pub use math::grid::{GridCell, LayoutGrid, PADDING_MARK};
 pub use math::iter::compare_indices;
-pub use math::packed::{PackedElement, PackedNatural, PackedView, PackedViewMut};
+pub use math::packed::{
+    PackedElement, PackedFor, PackedNatural, PackedView, PackedViewLayout, PackedViewMut,
+};
 pub use math::relayout::{
     relayout, relayout_bytes, RelayoutKernel, RelayoutLoop, RelayoutPlan, RelayoutSteps,
 };
-pub use math::view::{Element, LogicalIndices, NaturalElement, TypedLayout, View, ViewMut};
+pub use math::view::{
+    Element, LogicalIndices, NaturalElement, NaturalFor, TypedLayout, View, ViewLayout, ViewMut,
+};
 pub use model::array::{ArrayShape, UncheckedArray};
 pub use model::dim::{Dim, LegacyPadding, PaddingValue, Tile, TileDim};
 pub use model::index::{Index, PhysicalShape};

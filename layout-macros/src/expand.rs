@@ -94,7 +94,9 @@ fn expand_item(krate: &TokenStream, item: &Item) -> TokenStream {
                     let _ = index;
                     0
                 });
-                return dynamic_item(krate, item, shape, &unresolved, (doc, &body), &error);
+                let mut out = dynamic_item(krate, item, shape, &unresolved, (doc, &body), &error);
+                out.extend(typed);
+                return out;
             }
             (
                 rank,
@@ -169,14 +171,25 @@ fn expand_item(krate: &TokenStream, item: &Item) -> TokenStream {
 }
 
 /// `impl TypedLayout`: the element type at the type level, for
-/// `View::typed` (nothing for an invalid layout's stub).
+/// `View::new`'s compile-time element check. An invalid layout's stub has
+/// no element type: it takes views of every element type instead, so that
+/// code viewing it type-checks without errors beyond the layout's own.
 fn typed_impl(krate: &TokenStream, item: &Item, v: Option<&Valid>) -> TokenStream {
-    let Some(v) = v else {
-        return TokenStream::new();
-    };
     let name = &item.name;
     let gates = gates(&item.attrs);
     let allow_deprecated = allow_deprecated(&item.attrs);
+    let Some(v) = v else {
+        // `__E`, not `T`: the user's type may be called `T`.
+        return quote! {
+            #(#gates)*
+            #allow_deprecated
+            impl<__E: #krate::Element> #krate::ViewLayout<__E> for #name {}
+
+            #(#gates)*
+            #allow_deprecated
+            impl<__E: #krate::PackedElement> #krate::PackedViewLayout<__E> for #name {}
+        };
+    };
     let value = Literal::u32_unsuffixed(v.shape.element_type().xla_enum_value());
     let ty = v.shape.element_type().name();
     // `layout_core::tag::<name>`: every element type's name is an identifier.

@@ -93,14 +93,14 @@ fn main() -> ! {
         }
     }
 
-    match View::typed(Tiles, &DATA[..]) {
+    match View::new(Tiles, &DATA[..]) {
         Ok(v) => {
             check("view [2,3]", v[[2, 3]] as usize, 17);
             check("view [1,4]", v[[1, 4]] as usize, L.offset([1, 4]));
             check("view [3,0] absent", v.get([3, 0]).is_none() as usize, 1);
         }
         Err(_) => {
-            hprintln!("FAIL View::typed");
+            hprintln!("FAIL View::new");
             FAILED.store(true, Ordering::Relaxed);
         }
     }
@@ -109,8 +109,8 @@ fn main() -> ! {
     // (i, j) lands at i * 5 + j and holds its tiled offset.
     let mut rows = [0.0f32; Rows::ALLOCATED_ELEMENTS];
     let moved = match (
-        View::typed(Tiles, &DATA[..]),
-        ViewMut::typed(Rows, &mut rows[..]),
+        View::new(Tiles, &DATA[..]),
+        ViewMut::new(Rows, &mut rows[..]),
     ) {
         (Ok(from), Ok(mut to)) => relayout(&from, &mut to).is_ok(),
         _ => false,
@@ -129,8 +129,8 @@ fn main() -> ! {
     // their offsets and the 9 padding slots are written as zeros.
     let mut back = [9.0f32; Tiles::ALLOCATED_ELEMENTS];
     let returned = match (
-        View::typed(Rows, &rows[..]),
-        ViewMut::typed(Tiles, &mut back[..]),
+        View::new(Rows, &rows[..]),
+        ViewMut::new(Tiles, &mut back[..]),
     ) {
         (Ok(from), Ok(mut to)) => relayout(&from, &mut to).is_ok(),
         _ => false,

@@ -116,8 +116,10 @@ macro_rules! element_types {
 
 /// An element type at the type level: the types of [`tag`] implement it.
 /// Where the element type has a natural Rust type, the tag also implements
-/// [`NaturalElement`](crate::NaturalElement), and [`View::typed`](crate::View::typed)
-/// then accepts only that Rust type, at compile time.
+/// [`NaturalElement`](crate::NaturalElement) (and the Rust type
+/// [`NaturalFor`](crate::NaturalFor)), and [`View::new`](crate::View::new)
+/// on a [`TypedLayout`](crate::TypedLayout) then accepts only that Rust
+/// type, at compile time.
 pub trait ElementTag: Copy + 'static {
     /// The element type the tag names.
     const ELEMENT_TYPE: ElementType;

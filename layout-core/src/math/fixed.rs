@@ -821,7 +821,8 @@ impl<const R: usize> fmt::Display for StaticLayout<R> {
 }
 
 /// A type standing for one array layout of rank `R`, as defined by the item
-/// form of the `layout!` macro. Kernels can be generic over it.
+/// form of the `layout!` macro. Kernels can be generic over it. Implement
+/// [`TypedLayout`](crate::TypedLayout) too, as `layout!` does, for [`View::new`](crate::View::new).
 ///
 /// ```
 /// # use layout_core as xla_layout;

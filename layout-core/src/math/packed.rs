@@ -6,8 +6,7 @@
 //! `s4` buffer, slot 0 is the low nibble of byte 0 and slot 1 its high
 //! nibble.
 
-use crate::base::element::tag;
-use crate::base::element::ElementType;
+use crate::base::element::{tag, ElementType};
 use crate::base::error::{Error, ErrorKind, PackedRead, Span, ViewMismatch};
 use crate::math::fixed::{RankedLayout, StaticLayout};
 use crate::math::view::{mismatch, LogicalIndices, TypedLayout};
@@ -102,7 +101,8 @@ impl PackedElement for bool {
 
 /// The Rust type a packed view reads an element type ([`tag`](crate::tag)) as:
 /// `i8` for `s1 s2 s4`, `u8` for `u1 u2 u4`, `bool` for `pred`. Ties
-/// [`PackedView::typed`] to the layout's element type at compile time.
+/// [`PackedView::new`] to the layout's element type at compile time
+/// (through [`PackedFor`]).
 ///
 /// ```
 /// # use layout_core as xla_layout;
@@ -119,6 +119,62 @@ pub trait PackedNatural {
     /// The Rust type.
     type Type: PackedElement;
 }
+
+/// `Self` is the Rust type a packed view reads the element type `E` as
+/// (one of the types of [`tag`](crate::tag)): `i8` of `tag::s1`, `tag::s2`,
+/// `tag::s4`; `u8` of `tag::u1`, `tag::u2`, `tag::u4`; `bool` of
+/// `tag::pred`. Implemented for every pair [`PackedNatural`] maps; as a
+/// bound on the Rust type, it is what [`PackedView::new`] asks of a
+/// [`TypedLayout`] (`T: PackedFor<L::Tag>`).
+///
+/// ```
+/// # use layout_core as xla_layout;
+/// use xla_layout::{tag, PackedFor};
+/// fn reads<T: PackedFor<E>, E>() {}
+/// reads::<i8, tag::s4>();
+/// reads::<bool, tag::pred>();
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "packed views do not read the layout's element type `{E}` as `{Self}`",
+    label = "the layout stores `{E}`, not read as `{Self}`",
+    note = "packed views read s1, s2, s4 as i8, u1, u2, u4 as u8 and pred as bool; wider types use `View`",
+    note = "generic code over any `RankedLayout` uses `PackedView::new_checked`, which checks the element type at run time"
+)]
+pub trait PackedFor<E>: PackedElement {}
+
+// Not named in errors: they report the unsatisfied `PackedFor` itself.
+#[diagnostic::do_not_recommend]
+impl<T: PackedElement, E: PackedNatural<Type = T>> PackedFor<E> for T {}
+
+/// A layout that [`PackedView::new`] and [`PackedViewMut::new`] take for
+/// elements read as `T`, checking `T` at compile time where the type
+/// system knows the element type (as [`ViewLayout`](crate::ViewLayout) for
+/// views): every [`TypedLayout`] for the type that reads its element type
+/// alone ([`PackedFor`]), and [`StaticLayout`] for all three (checked when
+/// the view is made). Generic code over any [`RankedLayout`] uses
+/// [`PackedView::new_checked`].
+///
+/// ```
+/// # use layout_core as xla_layout;
+/// use xla_layout::{PackedView, PackedViewLayout, RankedLayout, StaticLayout};
+/// fn first<L: RankedLayout<1> + PackedViewLayout<i8>>(l: L, bytes: &[u8]) -> Option<i8> {
+///     PackedView::<i8, _, 1>::new(l, bytes).ok()?.get([0])
+/// }
+/// let l: StaticLayout<1> = StaticLayout::parse("s4[2]{0:E(4)}").unwrap();
+/// assert_eq!(first(l, &[0x1F]), Some(-1));
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no element type known at compile time",
+    label = "not a `layout!` item type or a `StaticLayout`",
+    note = "a hand-written `StaticShape` or `RankedLayout` type implements `TypedLayout` (`type Tag = xla_layout::tag::s4;`) to be viewed with `PackedView::new`",
+    note = "`PackedView::new_checked` takes any `RankedLayout` and checks the element type at run time"
+)]
+pub trait PackedViewLayout<T> {}
+
+#[diagnostic::do_not_recommend]
+impl<T, const R: usize> PackedViewLayout<T> for StaticLayout<R> {}
+
+impl<T, L: TypedLayout> PackedViewLayout<T> for L where T: PackedFor<L::Tag> {}
 
 macro_rules! packed_natural {
     ($($e:ident => $t:ty),* $(,)?) => {
@@ -208,7 +264,9 @@ fn out_of_bounds<const R: usize>(dims: [usize; R], index: [usize; R]) -> Error {
 /// A read-only view of `E(n)`-packed sub-byte integers or `pred` in a byte
 /// slice: `i8` for `s1 s2 s4`, `u8` for `u1 u2 u4`, `bool` for `pred{..:E(1)}`.
 /// Checked once when made (element type, packing at the type's own width,
-/// `size_in_bytes` of buffer).
+/// `size_in_bytes` of buffer): the element type at compile time for the
+/// item types of `layout!` by [`PackedView::new`], at run time for a
+/// [`StaticLayout`], or for every layout by [`PackedView::new_checked`].
 ///
 /// ```
 /// # use layout_core as xla_layout;
@@ -233,28 +291,11 @@ pub struct PackedView<'a, T, L, const R: usize> {
 }
 
 impl<'a, T: PackedElement, L: RankedLayout<R>, const R: usize> PackedView<'a, T, L, R> {
-    /// Checks the element type, packing and length once.
-    ///
-    /// # Errors
-    ///
-    /// [`ErrorKind::ViewMismatch`] when `T` does not read the layout's
-    /// element type, the elements are not packed at the type's own width
-    /// (`E(4)` for `s4`, `E(1)` for `pred`), or `data` is shorter than the
-    /// layout's `size_in_bytes`.
-    pub fn new(layout: L, data: &'a [u8]) -> Result<Self, Error> {
-        let width = check::<T, R>(layout.tables(), data.len())?;
-        Ok(PackedView {
-            data,
-            layout,
-            width,
-            _marker: core::marker::PhantomData,
-        })
-    }
-
-    /// As [`PackedView::new`], with the Rust type fixed by the layout's
-    /// element type at compile time (the item types of `layout!`): an `s4`
-    /// layout reads `i8`, and reading it as `u8` does not compile. The
-    /// packing and length are still checked here.
+    /// Checks the element type, packing and length once. The element type
+    /// is checked at compile time where the layout's type knows it
+    /// ([`PackedViewLayout`]): an item type of `layout!` of `s4` reads
+    /// `i8`, and reading it as `u8` does not compile; a [`StaticLayout`] is
+    /// checked here.
     ///
     /// ```
     /// # use layout_core as xla_layout;
@@ -270,19 +311,53 @@ impl<'a, T: PackedElement, L: RankedLayout<R>, const R: usize> PackedView<'a, T,
     /// # }
     /// # impl TypedLayout for Int4 { type Tag = xla_layout::tag::s4; }
     /// // `Int4` as `layout! { type Int4 = s4[4]{0:E(4)}; }` makes it.
-    /// let v = PackedView::typed(Int4, &[0x9F, 0x07]).unwrap();
+    /// let v = PackedView::<i8, _, 1>::new(Int4, &[0x9F, 0x07]).unwrap();
     /// assert_eq!(v.iter().collect::<Vec<i8>>(), [-1, -7, 7, 0]);
     /// ```
     ///
     /// # Errors
     ///
+    /// [`ErrorKind::ViewMismatch`] when `T` does not read the layout's
+    /// element type (a [`StaticLayout`]), the elements are not packed at
+    /// the type's own width (`E(4)` for `s4`, `E(1)` for `pred`), or `data`
+    /// is shorter than the layout's `size_in_bytes`.
+    pub fn new(layout: L, data: &'a [u8]) -> Result<Self, Error>
+    where
+        L: PackedViewLayout<T>,
+    {
+        Self::new_checked(layout, data)
+    }
+
+    /// As [`PackedView::new`] for any [`RankedLayout`], with the element
+    /// type checked at run time for every layout (see
+    /// [`View::new_checked`](crate::View::new_checked)).
+    ///
+    /// # Errors
+    ///
     /// As [`PackedView::new`].
+    pub fn new_checked(layout: L, data: &'a [u8]) -> Result<Self, Error> {
+        let width = check::<T, R>(layout.tables(), data.len())?;
+        Ok(PackedView {
+            data,
+            layout,
+            width,
+            _marker: core::marker::PhantomData,
+        })
+    }
+
+    /// As [`PackedView::new`], which now checks the element type at compile
+    /// time for the same layouts.
+    ///
+    /// # Errors
+    ///
+    /// As [`PackedView::new`].
+    #[deprecated(note = "`PackedView::new` checks the element type at compile time now")]
     pub fn typed(layout: L, data: &'a [u8]) -> Result<Self, Error>
     where
         L: TypedLayout,
         L::Tag: PackedNatural<Type = T>,
     {
-        Self::new(layout, data)
+        Self::new_checked(layout, data)
     }
 
     /// The element at `index`, or `None` out of bounds.
@@ -348,23 +423,9 @@ pub struct PackedViewMut<'a, T, L, const R: usize> {
 }
 
 impl<'a, T: PackedElement, L: RankedLayout<R>, const R: usize> PackedViewMut<'a, T, L, R> {
-    /// Checks the element type, packing and length once.
-    ///
-    /// # Errors
-    ///
-    /// As [`PackedView::new`].
-    pub fn new(layout: L, data: &'a mut [u8]) -> Result<Self, Error> {
-        let width = check::<T, R>(layout.tables(), data.len())?;
-        Ok(PackedViewMut {
-            data,
-            layout,
-            width,
-            _marker: core::marker::PhantomData,
-        })
-    }
-
-    /// As [`PackedViewMut::new`], with the Rust type fixed by the layout's
-    /// element type at compile time (see [`PackedView::typed`]).
+    /// Checks the element type, packing and length once; the element type
+    /// at compile time where the layout's type knows it (see
+    /// [`PackedView::new`]).
     ///
     /// ```
     /// # use layout_core as xla_layout;
@@ -381,19 +442,49 @@ impl<'a, T: PackedElement, L: RankedLayout<R>, const R: usize> PackedViewMut<'a,
     /// # impl TypedLayout for Mask { type Tag = xla_layout::tag::pred; }
     /// // `Mask` as `layout! { type Mask = pred[8]{0:E(1)}; }` makes it.
     /// let mut bits = [0u8];
-    /// PackedViewMut::typed(Mask, &mut bits).unwrap().set([7], true).unwrap();
+    /// PackedViewMut::new(Mask, &mut bits).unwrap().set([7], true).unwrap();
     /// assert_eq!(bits, [0x80]);
     /// ```
     ///
     /// # Errors
     ///
     /// As [`PackedView::new`].
+    pub fn new(layout: L, data: &'a mut [u8]) -> Result<Self, Error>
+    where
+        L: PackedViewLayout<T>,
+    {
+        Self::new_checked(layout, data)
+    }
+
+    /// As [`PackedViewMut::new`] for any [`RankedLayout`], with the element
+    /// type checked at run time (see [`PackedView::new_checked`]).
+    ///
+    /// # Errors
+    ///
+    /// As [`PackedView::new`].
+    pub fn new_checked(layout: L, data: &'a mut [u8]) -> Result<Self, Error> {
+        let width = check::<T, R>(layout.tables(), data.len())?;
+        Ok(PackedViewMut {
+            data,
+            layout,
+            width,
+            _marker: core::marker::PhantomData,
+        })
+    }
+
+    /// As [`PackedViewMut::new`], which now checks the element type at
+    /// compile time for the same layouts.
+    ///
+    /// # Errors
+    ///
+    /// As [`PackedView::new`].
+    #[deprecated(note = "`PackedViewMut::new` checks the element type at compile time now")]
     pub fn typed(layout: L, data: &'a mut [u8]) -> Result<Self, Error>
     where
         L: TypedLayout,
         L::Tag: PackedNatural<Type = T>,
     {
-        Self::new(layout, data)
+        Self::new_checked(layout, data)
     }
 
     /// The element at `index`, or `None` out of bounds.

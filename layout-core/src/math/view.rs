@@ -65,7 +65,32 @@ pub trait NaturalElement {
 }
 
 /// A layout whose element type is known to the type system: every valid
-/// item type `layout!` makes implements it.
+/// item type `layout!` makes implements it. A hand-written
+/// [`StaticShape`](crate::StaticShape) impl implements it too, so that
+/// [`View::new`] takes the type and checks the element type at compile
+/// time:
+///
+/// ```
+/// # use layout_core as xla_layout;
+/// use xla_layout::{tag, StaticLayout, StaticShape, TypedLayout, View};
+/// struct Fig1;
+/// impl StaticShape<2> for Fig1 {
+///     const LAYOUT: StaticLayout<2> = match StaticLayout::parse("f32[3,5]{1,0:T(2,2)}") {
+///         Ok(l) => l,
+///         Err(_) => panic!(),
+///     };
+///     fn offset(index: [usize; 2]) -> usize {
+///         Self::LAYOUT.offset(index)
+///     }
+/// }
+/// impl TypedLayout for Fig1 {
+///     type Tag = tag::f32;
+/// }
+/// let data: Vec<f32> = (0..24).map(|x| x as f32).collect();
+/// assert_eq!(View::new(Fig1, &data).unwrap()[[2, 3]], 17.0);
+/// ```
+///
+/// Generic code can name the Rust type through [`NaturalElement`]:
 ///
 /// ```
 /// # use layout_core as xla_layout;
@@ -88,6 +113,73 @@ pub trait TypedLayout {
     /// The element type, as one of the types of [`tag`](crate::tag).
     type Tag: ElementTag;
 }
+
+/// `Self` is the natural Rust type of the element type `E` (one of the
+/// types of [`tag`](crate::tag)): `f32` of `tag::f32`, `i32` of `tag::s32`,
+/// `half::bf16` of `tag::bf16`, ... Implemented for every pair
+/// [`NaturalElement`] maps; as a bound on the Rust type, it is what
+/// [`View::new`] asks of a [`TypedLayout`] (`T: NaturalFor<L::Tag>`), so
+/// that a wrong `T` is a compile error naming both types.
+///
+/// ```
+/// # use layout_core as xla_layout;
+/// use xla_layout::{tag, NaturalFor};
+/// fn stores<T: NaturalFor<E>, E>() {}
+/// stores::<f32, tag::f32>();
+/// stores::<i32, tag::s32>();
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not the Rust type of the layout's element type `{E}`",
+    label = "the layout stores `{E}`, not `{Self}`",
+    note = "views of a `layout!` item type take its element type's natural Rust type: `f32` for f32, `i32` for s32, `bool` for pred, ...; bf16 and f16 are `half::bf16` and `half::f16` with the `half` feature; f8e4m3fn and f8e5m2 are `float8::F8E4M3` and `float8::F8E5M2` with `float8`; c64 and c128 are `num_complex::Complex<f32>` and `<f64>` with `num-complex`",
+    note = "sub-byte integers (s4, u4, ...) and packed pred are read with `PackedView`; the other f8 and f4 types have no Rust type (`RelayoutPlan::run_bytes` still moves them)",
+    note = "generic code over any `RankedLayout` uses `View::new_checked`, which checks the element type at run time"
+)]
+pub trait NaturalFor<E>: Element {}
+
+// Not named in errors: they report the unsatisfied `NaturalFor` itself,
+// whose message names both types.
+#[diagnostic::do_not_recommend]
+impl<T: Element, E: NaturalElement<Type = T>> NaturalFor<E> for T {}
+
+/// A layout that [`View::new`] and [`ViewMut::new`] take for elements of
+/// type `T`, checking `T` at compile time where the type system knows the
+/// element type:
+///
+/// - every [`TypedLayout`] (the item types of `layout!`, a hand-written
+///   [`StaticShape`](crate::StaticShape) type that implements
+///   `TypedLayout`) for its element type's natural Rust type alone
+///   ([`NaturalFor`]);
+/// - [`StaticLayout`], a layout made at run time, for every [`Element`]
+///   (the element type is checked when the view is made).
+///
+/// Generic code over any [`RankedLayout`] uses [`View::new_checked`]
+/// instead, which checks the element type at run time for every layout.
+///
+/// ```
+/// # use layout_core as xla_layout;
+/// use xla_layout::{Element, RankedLayout, StaticLayout, View, ViewLayout};
+/// fn first<T: Element, L: RankedLayout<1> + ViewLayout<T>>(l: L, data: &[T]) -> Option<T> {
+///     View::new(l, data).ok()?.get([0]).copied()
+/// }
+/// let l: StaticLayout<1> = StaticLayout::parse("s32[3]{0}").unwrap();
+/// assert_eq!(first(l, &[7, 8, 9]), Some(7));
+/// assert_eq!(first(l, &[7u32, 8, 9]), None); // s32 is i32: a run-time error
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no element type known at compile time",
+    label = "not a `layout!` item type or a `StaticLayout`",
+    note = "a hand-written `StaticShape` or `RankedLayout` type implements `TypedLayout` (`type Tag = xla_layout::tag::f32;`) to be viewed with `View::new`",
+    note = "`View::new_checked` takes any `RankedLayout` and checks the element type at run time"
+)]
+pub trait ViewLayout<T> {}
+
+// `T: Element` is the views' own bound (one error for a `T` that is no
+// element type, not two).
+#[diagnostic::do_not_recommend]
+impl<T, const R: usize> ViewLayout<T> for StaticLayout<R> {}
+
+impl<T, L: TypedLayout> ViewLayout<T> for L where T: NaturalFor<L::Tag> {}
 
 /// `Element` and `NaturalElement` for each `type => ElementType`; `[pod]`
 /// where every bit pattern is a value of the type (all but `bool`), so that
@@ -201,6 +293,11 @@ fn check<T: Element, const R: usize>(layout: &StaticLayout<R>, len: usize) -> Re
 
 /// A read-only view of a slice through a layout.
 ///
+/// [`View::new`] makes one, checking the element type at compile time for
+/// the item types of `layout!` and at run time for a [`StaticLayout`];
+/// [`View::new_checked`], for generic code, checks it at run time for
+/// every layout.
+///
 /// ```
 /// # use layout_core as xla_layout;
 /// use xla_layout::{StaticLayout, View};
@@ -220,22 +317,11 @@ pub struct View<'a, T, L, const R: usize> {
 }
 
 impl<'a, T: Element, L: RankedLayout<R>, const R: usize> View<'a, T, L, R> {
-    /// Checks the element type, packing and length once.
-    ///
-    /// # Errors
-    ///
-    /// [`ErrorKind::ViewMismatch`](crate::ErrorKind::ViewMismatch) when `T` is not the layout's element
-    /// type, the layout packs elements (`E(n)` below the natural width), or
-    /// `data` is shorter than the allocation.
-    pub fn new(layout: L, data: &'a [T]) -> Result<Self, Error> {
-        check::<T, R>(layout.tables(), data.len())?;
-        Ok(View { data, layout })
-    }
-
-    /// As [`View::new`], for a layout whose element type is known at
-    /// compile time (the item types of `layout!`): a `T` other than the
-    /// layout's natural Rust type does not compile. The packing and length
-    /// are still checked here.
+    /// Checks the element type, packing and length once. The element type
+    /// is checked at compile time where the layout's type knows it
+    /// ([`ViewLayout`]): for an item type of `layout!`, `T` must be its
+    /// element type's natural Rust type, and any other `T` does not
+    /// compile; for a [`StaticLayout`] it is checked here.
     ///
     /// ```
     /// # use layout_core as xla_layout;
@@ -252,9 +338,9 @@ impl<'a, T: Element, L: RankedLayout<R>, const R: usize> View<'a, T, L, R> {
     /// # impl TypedLayout for Fig1 { type Tag = xla_layout::tag::f32; }
     /// // `Fig1` as `layout! { type Fig1 = f32[3,5]{1,0:T(2,2)}; }` makes it.
     /// let data: Vec<f32> = (0..24).map(|x| x as f32).collect();
-    /// let v = View::typed(Fig1, &data).unwrap();
+    /// let v = View::new(Fig1, &data).unwrap();
     /// assert_eq!(v[[2, 3]], 17.0);
-    /// assert!(View::typed(Fig1, &data[..20]).is_err()); // too short
+    /// assert!(View::new(Fig1, &data[..20]).is_err()); // too short
     /// ```
     ///
     /// ```compile_fail
@@ -270,19 +356,62 @@ impl<'a, T: Element, L: RankedLayout<R>, const R: usize> View<'a, T, L, R> {
     /// #     fn offset(index: [usize; 2]) -> usize { Self::LAYOUT.offset(index) }
     /// # }
     /// # impl TypedLayout for Fig1 { type Tag = xla_layout::tag::f32; }
-    /// let _ = View::typed(Fig1, &[0.0f64; 24]); // f64 is not f32
+    /// let _ = View::new(Fig1, &[0.0f64; 24]); // f64 is not f32
     /// ```
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::ViewMismatch`](crate::ErrorKind::ViewMismatch) when the layout packs elements or
-    /// `data` is shorter than the allocation.
+    /// [`ErrorKind::ViewMismatch`](crate::ErrorKind::ViewMismatch) when `T` is not the layout's element
+    /// type (a [`StaticLayout`]), the layout packs elements (`E(n)` below
+    /// the natural width), or `data` is shorter than the allocation.
+    pub fn new(layout: L, data: &'a [T]) -> Result<Self, Error>
+    where
+        L: ViewLayout<T>,
+    {
+        Self::new_checked(layout, data)
+    }
+
+    /// As [`View::new`] for any [`RankedLayout`], with the element type
+    /// checked here, at run time, for every layout: for generic code whose
+    /// layout type is bounded by `RankedLayout<R>` alone (an item type of
+    /// `layout!` with the wrong `T` is then a
+    /// [`ViewMismatch`](crate::ErrorKind::ViewMismatch) error rather than a
+    /// compile error). Named for that check: what `new` proves at compile
+    /// time, `new_checked` checks when it runs, and returns as an error.
+    ///
+    /// ```
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{Element, RankedLayout, StaticLayout, View};
+    /// fn total<T: Element + Into<f64>, L: RankedLayout<1>>(l: L, data: &[T]) -> Option<f64> {
+    ///     let v = View::new_checked(l, data).ok()?;
+    ///     Some(v.iter().map(|&x| x.into()).sum())
+    /// }
+    /// let l: StaticLayout<1> = StaticLayout::parse("f32[3]{0}").unwrap();
+    /// assert_eq!(total(l, &[1.0f32, 2.0, 3.0]), Some(6.0));
+    /// assert_eq!(total(l, &[1.0f64, 2.0, 3.0]), None); // f64 is not f32
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`View::new`].
+    pub fn new_checked(layout: L, data: &'a [T]) -> Result<Self, Error> {
+        check::<T, R>(layout.tables(), data.len())?;
+        Ok(View { data, layout })
+    }
+
+    /// As [`View::new`], which now checks the element type at compile
+    /// time for the same layouts.
+    ///
+    /// # Errors
+    ///
+    /// As [`View::new`].
+    #[deprecated(note = "`View::new` checks the element type at compile time now")]
     pub fn typed(layout: L, data: &'a [T]) -> Result<Self, Error>
     where
         L: TypedLayout,
         L::Tag: NaturalElement<Type = T>,
     {
-        Self::new(layout, data)
+        Self::new_checked(layout, data)
     }
 
     /// The element at `index`, or `None` out of bounds.
@@ -372,22 +501,9 @@ pub struct ViewMut<'a, T, L, const R: usize> {
 }
 
 impl<'a, T: Element, L: RankedLayout<R>, const R: usize> ViewMut<'a, T, L, R> {
-    /// Checks the element type, packing and length once.
-    ///
-    /// # Errors
-    ///
-    /// As [`View::new`].
-    pub fn new(layout: L, data: &'a mut [T]) -> Result<Self, Error> {
-        check::<T, R>(layout.tables(), data.len())?;
-        Ok(ViewMut {
-            data,
-            layout,
-            _marker: PhantomData,
-        })
-    }
-
-    /// As [`ViewMut::new`], with the element type checked at compile time
-    /// (see [`View::typed`]).
+    /// Checks the element type, packing and length once; the element type
+    /// at compile time where the layout's type knows it (see
+    /// [`View::new`]).
     ///
     /// ```
     /// # use layout_core as xla_layout;
@@ -404,19 +520,48 @@ impl<'a, T: Element, L: RankedLayout<R>, const R: usize> ViewMut<'a, T, L, R> {
     /// # impl TypedLayout for ColMajor { type Tag = xla_layout::tag::s32; }
     /// // `ColMajor` as `layout! { type ColMajor = s32[2,3]{0,1}; }` makes it.
     /// let mut data = [0i32; 6];
-    /// ViewMut::typed(ColMajor, &mut data).unwrap()[[1, 0]] = 7;
+    /// ViewMut::new(ColMajor, &mut data).unwrap()[[1, 0]] = 7;
     /// assert_eq!(data, [0, 7, 0, 0, 0, 0]);
     /// ```
     ///
     /// # Errors
     ///
-    /// As [`View::typed`].
+    /// As [`View::new`].
+    pub fn new(layout: L, data: &'a mut [T]) -> Result<Self, Error>
+    where
+        L: ViewLayout<T>,
+    {
+        Self::new_checked(layout, data)
+    }
+
+    /// As [`ViewMut::new`] for any [`RankedLayout`], with the element type
+    /// checked at run time (see [`View::new_checked`]).
+    ///
+    /// # Errors
+    ///
+    /// As [`View::new`].
+    pub fn new_checked(layout: L, data: &'a mut [T]) -> Result<Self, Error> {
+        check::<T, R>(layout.tables(), data.len())?;
+        Ok(ViewMut {
+            data,
+            layout,
+            _marker: PhantomData,
+        })
+    }
+
+    /// As [`ViewMut::new`], which now checks the element type at compile
+    /// time for the same layouts.
+    ///
+    /// # Errors
+    ///
+    /// As [`View::new`].
+    #[deprecated(note = "`ViewMut::new` checks the element type at compile time now")]
     pub fn typed(layout: L, data: &'a mut [T]) -> Result<Self, Error>
     where
         L: TypedLayout,
         L::Tag: NaturalElement<Type = T>,
     {
-        Self::new(layout, data)
+        Self::new_checked(layout, data)
     }
 
     /// The element at `index`, or `None` out of bounds.

@@ -8,6 +8,6 @@ layout! {
 
 fn main() {
     let bytes = [0u8; 4];
-    let _ = PackedView::<u8, _, 1>::typed(Int4, &bytes);
-    let _ = PackedView::<u8, _, 1>::typed(Wide, &bytes);
+    let _ = PackedView::<u8, _, 1>::new(Int4, &bytes);
+    let _ = PackedView::<u8, _, 1>::new(Wide, &bytes);
 }

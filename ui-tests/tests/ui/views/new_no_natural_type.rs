@@ -9,6 +9,6 @@ layout! {
 }
 
 fn main() {
-    let _ = View::typed(Weights, &[0u8; 32]);
-    let _ = View::typed(Int4, &[0i8; 32]);
+    let _ = View::new(Weights, &[0u8; 32]);
+    let _ = View::new(Int4, &[0i8; 32]);
 }

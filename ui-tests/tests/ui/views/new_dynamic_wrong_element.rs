@@ -1,3 +1,4 @@
+// A `?` item type knows its element type too.
 use xla_layout::{layout, View};
 
 layout! {
@@ -6,5 +7,5 @@ layout! {
 
 fn main() {
     let rows = Rows::new([3]).unwrap();
-    let _ = View::typed(rows, &[0u32; 12]);
+    let _ = View::new(rows, &[0u32; 12]);
 }
