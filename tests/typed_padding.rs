@@ -314,8 +314,8 @@ fn check_item<T: Bytes, S: StaticShape<2> + Default, D: StaticShape<2> + Default
     bytes.run_bytes(&to_bytes(&data), &mut want).unwrap();
     let mut out: Vec<T> = values(D::ALLOCATED_ELEMENTS, 4);
     relayout(
-        &View::new(S::default(), &data).unwrap(),
-        &mut ViewMut::new(D::default(), &mut out).unwrap(),
+        &View::new_checked(S::default(), &data).unwrap(),
+        &mut ViewMut::new_checked(D::default(), &mut out).unwrap(),
     )
     .unwrap();
     assert_eq!(to_bytes(&out), want, "{text}: relayout between item types");

@@ -646,11 +646,17 @@ impl RelayoutPlan {
         f: impl Fn(&Nest, &mut [T]) + Sync,
     ) -> bool {
         #[cfg(feature = "rayon")]
-        if let Some(parts) = parallel::parts(|g| self.each_box(chains, g), 4) {
+        if let Some(parts) = parallel::parts(|g| self.each_box(chains, g), 4, self.source_line()) {
             return parallel::run(parts, dst, unit, f);
         }
         let _ = (chains, dst, unit, f);
         false
+    }
+
+    /// Source slots in one 64-byte cache line (at least 1).
+    #[cfg(feature = "rayon")]
+    fn source_line(&self) -> u64 {
+        (512 / self.src_bits.max(1)).max(1)
     }
 
     /// Every box of the merged chains, as a loop nest.

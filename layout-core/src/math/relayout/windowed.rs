@@ -437,6 +437,7 @@ impl RelayoutPlan {
             // rows they read longer (a transpose's parts of 1024 rows of
             // 64 MB ran 1.5x slower cut in four).
             1,
+            self.source_line(),
         );
         match parts {
             Some(parts) if whole => super::parallel::run(parts, dst, unit, f),
