@@ -6,11 +6,17 @@
 //! removed and unregistered under the same lock, so a signal never sees a
 //! file that exists but is not registered. The first [`Temp`] installs the
 //! handlers, with `signal-hook`'s safe API (no `unsafe` here): its
-//! [`Signals`] iterator wakes a thread that removes every registered file
-//! and ends the process with status 128 + n ([`crate::exit::signaled`]), as
-//! shells expect. A second signal while it does so ends the process at
-//! once (`signal_hook::flag::register_conditional_shutdown`), with the
-//! same status.
+//! [`Signals`] iterator wakes a thread that starts another to remove every
+//! registered file and end the process with status 128 + n
+//! ([`crate::exit::signaled`]) for the first signal n, as shells expect.
+//!
+//! A second signal still ends the process at once, with 128 + its own
+//! number, if the removal has not ended it within [`GRACE`] (a rename or
+//! an unlink stuck on a hung network file system): after [`GRACE`] the
+//! waking thread arms `signal_hook::flag::register_conditional_shutdown`
+//! (a bare `_exit` in the handler) and answers a signal that came during
+//! [`GRACE`] itself. Within [`GRACE`] a second signal lets the removal
+//! finish, so that a double Ctrl-C leaves no temporary file either.
 //!
 //! Uses: [`crate::exit`].
 
@@ -21,6 +27,7 @@ use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
+use std::time::Duration;
 
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 use signal_hook::iterator::Signals;
@@ -29,6 +36,10 @@ use crate::exit;
 
 /// The signals that remove the temporary files before the process ends.
 pub const SIGNALS: [i32; 3] = [SIGHUP, SIGINT, SIGTERM];
+
+/// How long a second signal lets the removal of the temporary files run
+/// before it ends the process at once.
+pub const GRACE: Duration = Duration::from_secs(1);
 
 /// The temporary files that exist now.
 static TEMPS: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
@@ -64,21 +75,43 @@ fn install() -> io::Result<()> {
         std::thread::Builder::new()
             .name("layout-cleanup".into())
             .spawn(move || {
-                if let Some(sig) = signals.forever().next() {
-                    // From now on another signal ends the process at once.
+                let Some(sig) = signals.forever().next() else {
+                    return;
+                };
+                let removing = std::thread::Builder::new()
+                    .name("layout-remove".into())
+                    .spawn(move || remove_all_and_exit(sig));
+                if removing.is_err() {
+                    // No thread to wait for: another signal ends the
+                    // process at once, from now on.
                     armed.store(true, Ordering::SeqCst);
-                    let temps = temps();
-                    for path in temps.iter() {
-                        // Nothing to do about a file that cannot be removed.
-                        let _ = fs::remove_file(path);
-                    }
-                    std::process::exit(exit::signaled(sig));
+                    remove_all_and_exit(sig);
+                }
+                // The removal normally ends the process well within GRACE.
+                std::thread::sleep(GRACE);
+                // It is stuck: from now on another signal ends the process
+                // at once, and so does one that came meanwhile.
+                armed.store(true, Ordering::SeqCst);
+                if let Some(second) = signals.pending().next() {
+                    signal_hook::low_level::exit(exit::signaled(second));
                 }
             })
             .map_err(|e| e.kind())?;
         Ok(())
     });
     result.map_err(io::Error::from)
+}
+
+/// Removes every registered file and ends the process with status 128 +
+/// `sig`, holding the lock to the end: no file is created or renamed into
+/// place after the removal.
+fn remove_all_and_exit(sig: i32) -> ! {
+    let temps = temps();
+    for path in temps.iter() {
+        // Nothing to do about a file that cannot be removed.
+        let _ = fs::remove_file(path);
+    }
+    std::process::exit(exit::signaled(sig));
 }
 
 /// A name no other run picks: `prefix` then 16 hex digits.

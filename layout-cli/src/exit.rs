@@ -9,7 +9,7 @@
 //! | status | constant | meaning |
 //! |---|---|---|
 //! | 0 | [`SUCCESS`] | success |
-//! | 1 | [`INVALID`] | bad input: an invalid shape or index, a dump with a shape that fails to parse or with nothing to scan, a dump directory with no buffer assignment or a line of one that cannot be read, data that does not match `--from`, an array too big for memory, an `oom` input with no report or a malformed entry |
+//! | 1 | [`INVALID`] | bad input: an invalid shape or index, data that does not match `--from`, an array too big for memory, a `relayout` OUTPUT file larger than its file system's free space, a dump that fails to parse or holds no HLO, a `scan --computation` name it does not hold, a dump directory with no buffer assignment or a line of one that cannot be read, an `oom` input with no report or a malformed entry |
 //! | 2 | [`USAGE`] | a usage error (unknown option, missing argument) |
 //! | 2 | [`UNREADABLE`] | the input could not be read (a missing file, a directory other than `scan`'s dump directory, an I/O error) |
 //! | 3 | [`OUTPUT`] | the output could not be written (a full disk, an I/O error); a reader that goes away (a closed pipe, `\| head`) is not an error |
@@ -53,7 +53,7 @@ pub const TABLE: &[Row] = &[
     },
     Row {
         status: "1",
-        meaning: "bad input: an invalid shape or index, data that does not match --from,\n         a dump that fails to parse or holds no HLO, a dump directory with no\n         buffer assignment or a line of one that cannot be read, an array too\n         big for memory, an oom input with no report or a malformed entry",
+        meaning: "bad input: an invalid shape or index, data that does not match --from,\n         an array too big for memory, a relayout OUTPUT file larger than its\n         file system's free space, a dump that fails to parse or holds no HLO,\n         a scan --computation name it does not hold, a dump directory with no\n         buffer assignment or a line of one that cannot be read, an oom input\n         with no report or a malformed entry",
     },
     Row {
         status: "2",
@@ -73,9 +73,11 @@ pub const TABLE: &[Row] = &[
 pub const HELP: &str = "Exit status (every command):
   0      success
   1      bad input: an invalid shape or index, data that does not match --from,
-         a dump that fails to parse or holds no HLO, a dump directory with no
-         buffer assignment or a line of one that cannot be read, an array too
-         big for memory, an oom input with no report or a malformed entry
+         an array too big for memory, a relayout OUTPUT file larger than its
+         file system's free space, a dump that fails to parse or holds no HLO,
+         a scan --computation name it does not hold, a dump directory with no
+         buffer assignment or a line of one that cannot be read, an oom input
+         with no report or a malformed entry
   2      a usage error, or the input could not be read
   3      the output could not be written (a closed pipe is not an error)
   128+n  stopped by signal n (130 for Ctrl-C); no temporary file is left";

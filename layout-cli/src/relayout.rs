@@ -65,7 +65,8 @@
 //! Exit status ([`crate::exit`]): 0 done; 1 an invalid shape, shapes that
 //! do not describe the same array, an INPUT whose size or `.npy` header
 //! does not match `--from` (or an `.npy` side whose layout or type has no
-//! `.npy` form), or an array too big for memory; 2 INPUT cannot be read
+//! `.npy` form), an array too big for memory, or an OUTPUT file larger
+//! than its file system's free space; 2 INPUT cannot be read
 //! (or is not an `.npy` file); 3 OUTPUT cannot be written; 128+n stopped
 //! by signal n.
 //!

@@ -513,11 +513,7 @@ fn signals_remove_the_temporary_file() {
         let mut stdin = child.stdin.take().unwrap();
         stdin.write_all(&[1u8; 1 << 19]).unwrap();
         wait_for_temporary(d.path(), &mut child);
-        let st = Command::new("kill")
-            .args([format!("-{name}"), child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(st.success());
+        send(name, &child);
         let out = child.wait_with_output().unwrap();
         drop(stdin);
         assert_eq!(
@@ -529,6 +525,120 @@ fn signals_remove_the_temporary_file() {
         );
         no_temporary(d.path());
         assert_eq!(fs::read(&out_path).unwrap(), b"old", "SIG{name}");
+    }
+}
+
+/// Sends SIG`name` to `child` with kill(1).
+fn send(name: &str, child: &Child) {
+    let st = Command::new("kill")
+        .args([format!("-{name}"), child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(st.success(), "kill -{name}");
+}
+
+/// Waits for `child` to end, at most 10 s (then kills it and fails).
+fn ended_within_10s(child: &mut Child, what: &str) -> Output {
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > Duration::from_secs(10) {
+            let _ = child.kill();
+            panic!("{what}: still running 10 s after the signal");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    let status = child.wait().unwrap();
+    Output {
+        status,
+        stdout: Vec::new(),
+        stderr: err.into_bytes(),
+    }
+}
+
+/// `layout relayout` from a FIFO this test holds open and never writes to,
+/// into `out_path` (which holds `old`): the child opens INPUT, creates its
+/// temporary file beside OUTPUT and waits for the first byte. Returns the
+/// child, once the temporary file exists, and the FIFO's handle, to be
+/// kept until the child ended.
+fn blocked_on_a_fifo(dir: &Path, out_path: &Path) -> (Child, fs::File) {
+    fs::write(out_path, b"old").unwrap();
+    let fifo = dir.join("in.fifo");
+    if !fifo.exists() {
+        mkfifo(&fifo);
+    }
+    // Read and write: opening waits for no reader, and the child's open
+    // waits for no writer.
+    let held = fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(&fifo)
+        .unwrap();
+    let mut child = relayout_cmd(&fifo, out_path).spawn().unwrap();
+    wait_for_temporary(dir, &mut child);
+    (child, held)
+}
+
+#[test]
+fn a_signal_during_a_fifo_read_removes_the_temporary_file() {
+    let (d, _) = setup();
+    let out_path = d.path().join("o.bin");
+    for (name, number) in [("INT", 2), ("TERM", 15), ("HUP", 1)] {
+        let (mut child, held) = blocked_on_a_fifo(d.path(), &out_path);
+        send(name, &child);
+        let out = ended_within_10s(&mut child, name);
+        drop(held);
+        assert_eq!(
+            out.status.code(),
+            Some(128 + number),
+            "SIG{name}: {:?} {}",
+            out.status.signal(),
+            stderr(&out)
+        );
+        no_temporary(d.path());
+        assert_eq!(fs::read(&out_path).unwrap(), b"old", "SIG{name}");
+    }
+}
+
+#[test]
+fn a_second_signal_still_ends_the_run_and_no_temporary_file_remains() {
+    // Two signals in quick succession (each its own kill(1), so the second
+    // may come before, during or after the first one's clean-up): the run
+    // ends at once with 128 + one of the two numbers (the first one's
+    // unless the clean-up was stuck for a second), and its temporary file
+    // is gone either way.
+    let (d, _) = setup();
+    let out_path = d.path().join("o.bin");
+    for (first, second, statuses) in [
+        ("TERM", "INT", [143, 130]),
+        ("INT", "INT", [130, 130]),
+        ("HUP", "TERM", [129, 143]),
+        ("INT", "HUP", [130, 129]),
+    ] {
+        let what = format!("SIG{first} then SIG{second}");
+        let (mut child, held) = blocked_on_a_fifo(d.path(), &out_path);
+        send(first, &child);
+        // Not waited for yet, the child is at worst a zombie: kill(1)
+        // succeeds.
+        send(second, &child);
+        let out = ended_within_10s(&mut child, &what);
+        drop(held);
+        let code = out.status.code();
+        assert!(
+            code.is_some_and(|c| statuses.contains(&c)),
+            "{what}: {:?} {:?} {}",
+            out.status,
+            out.status.signal(),
+            stderr(&out)
+        );
+        no_temporary(d.path());
+        assert_eq!(fs::read(&out_path).unwrap(), b"old", "{what}");
     }
 }
 
