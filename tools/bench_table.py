@@ -3,14 +3,14 @@
 
 Usage (from the repository root, after the bench):
 
-    cargo bench --bench offsets
+    cargo bench -p xla-layout-testsuite --bench offsets
     python3 tools/bench_table.py
 
-    cargo bench --bench relayout --features rayon,simd
+    cargo bench -p xla-layout-testsuite --bench relayout --features rayon,simd
     python3 tools/bench_table.py relayout
     python3 tools/bench_table.py relayout between
 
-    cargo bench --bench relayout --features rayon
+    cargo bench -p xla-layout-testsuite --bench relayout --features rayon
     python3 tools/bench_table.py relayout safe
 
 Reads criterion's medians from target/criterion/<group>/<path>/new/estimates.json

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate tests/macro_consistency.rs: the `layout!` macro against the runtime.
+"""Generate testsuite/tests/macro_consistency.rs: the `layout!` macro against the runtime.
 
 Stdlib only, deterministic (fixed seed). Writes a Rust integration test with
 random VALID array layouts: every array element type (sub-byte ones with
@@ -12,9 +12,9 @@ oracle; no number in the generated file is an expected value). Some cases are
 also evaluated in `const` context.
 
 Usage (from anywhere; paths are relative to the repository root):
-  python3 tools/gen_macro_cases.py            # writes tests/macro_consistency.rs
+  python3 tools/gen_macro_cases.py            # writes testsuite/tests/macro_consistency.rs
   python3 tools/gen_macro_cases.py --check    # exit 1 if the file is stale
-  python3 tools/gen_macro_cases.py --seed 7 --cases 1000 --out tests/hunt.rs
+  python3 tools/gen_macro_cases.py --seed 7 --cases 1000 --out testsuite/tests/hunt.rs
                                               # a bug hunt (do not commit)
 """
 import argparse
@@ -30,7 +30,7 @@ MAX_ELEMENTS = 4096
 MAX_ALLOCATED = 32768
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-OUT = os.path.join("tests", "macro_consistency.rs")
+OUT = os.path.join("testsuite", "tests", "macro_consistency.rs")
 
 # name -> bit width (docs/grammar.md, element types)
 TYPES = {

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Regenerates tests/data/dump/jax_cpu/: a real XLA dump directory for
+"""Regenerates layout-cli/tests/data/dump/jax_cpu/: a real XLA dump directory for
 `layout scan DIR`.
 
 What it does: runs two small jitted JAX functions on the CPU with
@@ -67,7 +67,7 @@ MODULES = ("jit_step", "jit_scale")
 
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
-    default_out = os.path.join(here, "..", "tests", "data", "dump", "jax_cpu")
+    default_out = os.path.join(here, "..", "layout-cli", "tests", "data", "dump", "jax_cpu")
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default=default_out, help="the directory written")
     args = ap.parse_args()

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate tests/data/xla_vectors.jsonl: XLA shape strings with XLA's own verdict
+"""Generate layout-cli/tests/data/xla_vectors.jsonl: XLA shape strings with XLA's own verdict
 and the expectation for this project (after docs/decisions.md).
 
 Stdlib only, deterministic (fixed seed). Steps:
@@ -13,14 +13,14 @@ Stdlib only, deterministic (fixed seed). Steps:
 Usage (from the repository root; the Python running this needs jax + jaxlib only
 if the oracle has to be run):
   python tools/gen_xla_vectors.py [--oracle tools/xla_oracle.py]
-                                  [--out tests/data/xla_vectors.jsonl]
-                                  [--cache tests/data/xla_vectors.jsonl]
+                                  [--out layout-cli/tests/data/xla_vectors.jsonl]
+                                  [--cache layout-cli/tests/data/xla_vectors.jsonl]
                                   [--oracle-python PYTHON]
   python tools/gen_xla_vectors.py --list-inputs      # just print the inputs
 --cache reuses the xla_* fields of an earlier output (or raw oracle lines), so the
 expectations can be recomputed without jax; only missing inputs go to the oracle.
 The oracle script is tools/xla_oracle.py (it needs jax); it is optional, see
-tests/data/README.md.
+layout-cli/tests/data/README.md.
 """
 import argparse
 import json
@@ -1531,7 +1531,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--oracle", default=os.path.join(here, "xla_oracle.py"))
     ap.add_argument("--oracle-python", default=sys.executable)
-    ap.add_argument("--out", default=os.path.join(repo, "tests", "data", "xla_vectors.jsonl"))
+    ap.add_argument("--out", default=os.path.join(repo, "layout-cli", "tests", "data", "xla_vectors.jsonl"))
     ap.add_argument("--cache", default=None, help="earlier output or raw oracle JSONL to reuse")
     ap.add_argument("--list-inputs", action="store_true")
     args = ap.parse_args()

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Times `layout scan` (release build) on a synthetic ~100 MB HLO dump.
 #
-# The dump is made of the real and hand-written dumps in tests/data/hlo/
+# The dump is made of the real and hand-written dumps in layout-cli/tests/data/hlo/
 # (see the README there), repeated with every `%name` and module name given
 # a per-copy suffix, so that no two copies are the same text. Nothing is
 # kept: the dump lives in a temporary directory removed on exit.
@@ -17,7 +17,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 profile=${LAYOUT_PROFILE:-release}
 cargo build --profile "$profile" -q -p xla-layout-cli
-python3 - "$tmp/dump.hlo" "$mb" tests/data/hlo/*.hlo <<'PY'
+python3 - "$tmp/dump.hlo" "$mb" layout-cli/tests/data/hlo/*.hlo <<'PY'
 import re, sys
 out, mb, paths = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
 texts = [open(p, "rb").read() for p in paths]

@@ -2,7 +2,7 @@
 """XLA's own verdict on shape strings, through the HLO parser that jaxlib ships.
 
 The generators under tools/ (gen_xla_vectors.py, hunt_parity.py) ask this
-script what XLA makes of each shape string; tests/data/xla_vectors.jsonl
+script what XLA makes of each shape string; layout-cli/tests/data/xla_vectors.jsonl
 keeps its answers, so nothing else needs jax.
 
 Protocol: one shape string per line on stdin (blank lines are skipped), one

@@ -156,7 +156,7 @@ fn no_arguments_explains_the_seed_example() {
 
 #[test]
 fn check_agrees_with_the_xla_vectors() {
-    let data = include_str!("../../tests/data/xla_vectors.jsonl");
+    let data = include_str!("data/xla_vectors.jsonl");
     let vectors: Vec<Value> = data
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())

@@ -20,7 +20,7 @@ const DUMPS: [&str; 3] = [
 
 fn dump(name: &str) -> String {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../tests/data/hlo")
+        .join("tests/data/hlo")
         .join(name);
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }

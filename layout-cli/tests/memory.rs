@@ -10,7 +10,7 @@ use serde_json::Value;
 
 fn read(name: &str) -> Vec<u8> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../tests/data/hlo")
+        .join("tests/data/hlo")
         .join(name);
     std::fs::read(path).unwrap()
 }
@@ -117,7 +117,7 @@ fn ranked(args: &[&str], stdin: &[u8]) -> Vec<Vec<String>> {
 
 fn data_path(name: &str) -> String {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../tests/data/hlo")
+        .join("tests/data/hlo")
         .join(name)
         .to_str()
         .unwrap()

@@ -11,7 +11,7 @@ use support::layout;
 
 fn report(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../tests/data/oom")
+        .join("tests/data/oom")
         .join(name)
 }
 
@@ -232,9 +232,16 @@ fn no_report_and_no_file() {
 
 #[test]
 fn the_readme_walk_through_is_the_tools_output() {
-    let readme =
-        std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../README.md"))
-            .unwrap();
+    // The package's readme is the repository's README.md; `cargo package`
+    // copies it into the packaged crate's root.
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let packaged = dir.join("README.md");
+    let readme_path = if packaged.exists() {
+        packaged
+    } else {
+        dir.join("../README.md")
+    };
+    let readme = std::fs::read_to_string(readme_path).unwrap();
     let (_, rest) = readme
         .split_once("`layout oom` recomputes it and explains it:\n\n```text\n")
         .unwrap();

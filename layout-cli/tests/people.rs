@@ -458,7 +458,7 @@ fn explain_has_a_legend_of_the_letters() {
 /// tiles of both levels end.
 #[test]
 fn draw_window_of_a_dump_shape_matches_the_plan() {
-    let dump = include_str!("../../tests/data/hlo/handwritten.hlo");
+    let dump = include_str!("data/hlo/handwritten.hlo");
     let shape = "bf16[16,256]{1,0:T(8,128)(2,1)S(1)}";
     assert!(dump.contains(shape));
     let args = [

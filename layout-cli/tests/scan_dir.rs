@@ -14,7 +14,7 @@ use serde_json::Value;
 /// A dump directory in tests/data/dump/.
 fn dump(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../tests/data/dump")
+        .join("tests/data/dump")
         .join(name)
 }
 
@@ -306,7 +306,7 @@ fn a_tpu_dump_shows_the_tiles_padding() {
 
 #[test]
 fn a_directory_without_a_buffer_assignment_is_bad_input() {
-    let hlo = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/data/hlo");
+    let hlo = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/hlo");
     let (out, stdout, stderr) = scan(&hlo);
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(stdout, "");

@@ -66,13 +66,13 @@ fn string_literal_errors_name_the_spot() {
     );
 }
 
-/// The workspace's `tests/data/xla_vectors.jsonl`, read when the test runs:
+/// The workspace's `layout-cli/tests/data/xla_vectors.jsonl`, read when the test runs:
 /// it is test data of the repository, not part of this package, so a
 /// packaged copy of the crate (no workspace above it) skips the tests that
 /// use it, and in the repository a missing file fails them.
 fn xla_vectors() -> Option<String> {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let path = root.join("tests/data/xla_vectors.jsonl");
+    let path = root.join("layout-cli/tests/data/xla_vectors.jsonl");
     match std::fs::read_to_string(&path) {
         Ok(data) => Some(data),
         Err(_) if !root.join("Cargo.toml").exists() => {

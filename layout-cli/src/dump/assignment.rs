@@ -533,7 +533,7 @@ Total bytes used: ?
     #[test]
     fn every_cut_of_a_real_file_reads_without_panicking() {
         let text = include_str!(
-            "../../../tests/data/dump/tpu/module_0007.jit_train_step.tpu_after_optimizations-buffer-assignment.txt"
+            "../../tests/data/dump/tpu/module_0007.jit_train_step.tpu_after_optimizations-buffer-assignment.txt"
         );
         let whole = read(text);
         assert_eq!(whole.errors, vec![]);
@@ -548,7 +548,7 @@ Total bytes used: ?
         }
         // Newer XLA: the total is in the -values file.
         let text = include_str!(
-            "../../../tests/data/dump/jax_cpu/module_0002.jit_scale.cpu_after_optimizations-buffer-assignment.txt"
+            "../../tests/data/dump/jax_cpu/module_0002.jit_scale.cpu_after_optimizations-buffer-assignment.txt"
         );
         let whole = read(text);
         assert_eq!((whole.errors.len(), whole.allocations.len()), (0, 6));
@@ -556,7 +556,7 @@ Total bytes used: ?
             assert!(read(&text[..at]).total.is_none());
         }
         let values = include_str!(
-            "../../../tests/data/dump/jax_cpu/module_0002.jit_scale.cpu_after_optimizations-buffer-assignment-values.txt"
+            "../../tests/data/dump/jax_cpu/module_0002.jit_scale.cpu_after_optimizations-buffer-assignment-values.txt"
         );
         assert_eq!(read_total(values), Some(Ok((261, 2))));
         for at in 0..values.len() {

@@ -13,7 +13,7 @@
 //! |---|---|---|---|---|
 //! | 32-bit (`f32`, `s32`, `u32`) | `T(2,128)` | `T(4,128)` | `T(8,128)` | public reports: `f32[29184,1,2560]` at `T(2,128)`, `s32[8388608,8,4]{0,2,1:T(4,128)}` in a label, `f32[256,512,128,2]{3,2,1,0}` is 8.00G for 128.00M and `f32[128,6]{1,0}` 21.3x in vmem only with `T(8,128)` |
 //! | `pred` | `T(2,128)E(32)` | `T(4,128)E(32)` | `T(8,128)E(32)` | a public report: `pred[64,512,2048]{2,1,0:T(8,128)E(32)}`; the small rows by analogy with 32-bit types |
-//! | 16-bit (`bf16`, `f16`, `s16`, `u16`) | `T(2,128)(2,1)` | `T(4,128)(2,1)` | `T(8,128)(2,1)` | TPU shapes in `tests/data/xla_vectors.jsonl` (`bf16[..]{1,0:T(8,128)(2,1)}`, `T(2,128)(2,1)`); `T(4,128)(2,1)` by analogy |
+//! | 16-bit (`bf16`, `f16`, `s16`, `u16`) | `T(2,128)(2,1)` | `T(4,128)(2,1)` | `T(8,128)(2,1)` | TPU shapes in `layout-cli/tests/data/xla_vectors.jsonl` (`bf16[..]{1,0:T(8,128)(2,1)}`, `T(2,128)(2,1)`); `T(4,128)(2,1)` by analogy |
 //! | 8-bit (`s8`, `u8`, `f8*`) | `T(4,128)(4,1)` | `T(4,128)(4,1)` | `T(8,128)(4,1)` | `s8[..]{1,0:T(8,128)(4,1)}` in the same vectors; the small rows by analogy, not seen in a report |
 //!
 //! Other element types (64-bit, complex, sub-byte) and arrays of rank 0 or

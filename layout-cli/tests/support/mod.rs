@@ -10,7 +10,7 @@ use std::process::{Command, Output, Stdio};
 /// The path of a dump in tests/data/hlo/.
 pub fn data(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../tests/data/hlo")
+        .join("tests/data/hlo")
         .join(name)
 }
 

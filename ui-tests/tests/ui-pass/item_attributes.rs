@@ -33,7 +33,7 @@ layout! {
     pub type OldDynamic = f32[?,5]{1,0};
     /// (trybuild allows `dead_code` on its command line, so whether an
     /// unused type fulfils `#[expect(dead_code)]` is tested in
-    /// `tests/item_attributes.rs` instead.)
+    /// `testsuite/tests/item_attributes.rs` instead.)
     #[deprecated]
     pub type OldUnused = u8[2];
 

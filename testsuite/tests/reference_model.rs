@@ -1,4 +1,4 @@
-//! Unit tests of the test-only reference model (tests/support/reference.rs)
+//! Unit tests of the test-only reference model (testsuite/tests/support/reference.rs)
 //! against the worked numbers of XLA's documented examples (docs/tiling.md).
 
 #[path = "support/reference.rs"]

@@ -23,7 +23,7 @@
 //! element) against the old way (`index_of` for every slot) and a plain
 //! slice sum over the same elements.
 //!
-//! Run with `cargo bench --bench offsets`.
+//! Run with `cargo bench -p xla-layout-testsuite --bench offsets`.
 
 use std::hint::black_box;
 use std::time::Duration;

@@ -20,7 +20,7 @@
 //! instead of `relayout_<pair>`, so that a run with it and one without
 //! keep their results apart.
 //!
-//! Run: `cargo bench --bench relayout --features rayon,simd` (without
+//! Run: `cargo bench -p xla-layout-testsuite --bench relayout --features rayon,simd` (without
 //! `rayon`, no `threads` rows), then `python3 tools/bench_table.py
 //! relayout` prints the README's table, `python3 tools/bench_table.py
 //! relayout between` the table of transposes into and between tilings;

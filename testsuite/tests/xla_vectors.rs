@@ -1,13 +1,13 @@
 //! Parity with XLA: thousands of shape strings with XLA's own verdict and
 //! canonical print (from `tools/xla_oracle.py`), adjusted by
-//! docs/decisions.md; see `tests/data/README.md`. Every string must get the same
+//! docs/decisions.md; see `layout-cli/tests/data/README.md`. Every string must get the same
 //! verdict and a byte-identical canonical form.
 
 use serde_json::Value;
 
 #[test]
 fn runtime_agrees_with_xla_on_every_vector() {
-    let data = include_str!("data/xla_vectors.jsonl");
+    let data = include_str!("../../layout-cli/tests/data/xla_vectors.jsonl");
     let mut failures = Vec::new();
     let mut count = 0;
     for line in data.lines() {

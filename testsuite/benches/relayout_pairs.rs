@@ -10,7 +10,7 @@
 //! `par_run_bytes`), and the fraction is the ratio of the medians over the
 //! rounds. Warm: every buffer is written once before the first round.
 //!
-//! Run: `cargo bench --bench relayout_pairs` (add `--features simd`,
+//! Run: `cargo bench -p xla-layout-testsuite --bench relayout_pairs` (add `--features simd`,
 //! `--features rayon` for the other columns). Settings, by environment:
 //! `RELAYOUT_SEED` (default 25), `RELAYOUT_COUNT` pairs (24),
 //! `RELAYOUT_ROUNDS` (5), `RELAYOUT_JSON=FILE` writes one JSON object per

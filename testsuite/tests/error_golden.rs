@@ -1,5 +1,5 @@
 //! Every kind's message for a grid of numbers, compared with the messages
-//! the library printed before `ErrorDetail` (`tests/data/error_messages.txt`,
+//! the library printed before `ErrorDetail` (`testsuite/tests/data/error_messages.txt`,
 //! written by the code before the change): typed details changed no
 //! message. `UPDATE_ERROR_MESSAGES=1` writes the file again.
 
