@@ -6,7 +6,7 @@
 
 use core::fmt;
 
-use super::loops::{each, in_source_order, Fix, Same, Transposed};
+use super::loops::{divisor_up_to, each, in_source_order, Fix, Same, Transposed};
 use super::modes::{Mode, Nest, MODES};
 use super::squares::{blocks, tuned, Tuned};
 use super::transpose;
@@ -201,13 +201,79 @@ fn runs<T: Copy + 'static>(n: &Nest, len: usize, rest: &[Mode], src: &[T], dst: 
         src: 0,
         dst: 0,
     }; MODES];
-    let order = &mut order[..rest.len()];
-    order.copy_from_slice(rest);
-    in_source_order(order);
-    each(order, n.src, n.dst, |s, d| {
+    let k = rest.len();
+    order[..k].copy_from_slice(rest);
+    in_source_order(&mut order[..k]);
+    let k = tiles_of_runs(&mut order, k, len * core::mem::size_of::<T>());
+    each(&order[..k], n.src, n.dst, |s, d| {
         dst[d..d + len].copy_from_slice(&src[s..s + len]);
     });
 }
+
+/// Short runs (up to [`TILE_RUN_BYTES`]) whose next run in the source
+/// (`order[0]`, the loops in source order) is far away in the destination:
+/// the walk goes by tiles of up to [`TILE_RUNS`] x [`TILE_RUNS`] runs of
+/// that loop and of the one along which the destination is contiguous,
+/// so that a tile reads a few source streams and writes a few destination
+/// streams, each many runs long, instead of writing one run to each of
+/// hundreds of pages in turn. The loops are rewritten in place; returns
+/// their new count (unchanged where no tile applies).
+fn tiles_of_runs(order: &mut [Mode; MODES], k: usize, run_bytes: usize) -> usize {
+    if k < 2 || k + 2 > MODES || run_bytes > TILE_RUN_BYTES {
+        return k;
+    }
+    // The loop along which the destination continues the run.
+    let Some(j) = (1..k).min_by_key(|&i| order[i].dst) else {
+        return k;
+    };
+    let (a, b) = (order[0], order[j]);
+    let (ca, cb) = (
+        divisor_up_to(a.range, TILE_RUNS) as u64,
+        divisor_up_to(b.range, TILE_RUNS) as u64,
+    );
+    if ca < 4 || cb < 4 || b.dst >= a.dst {
+        return k;
+    }
+    let mut outer = [a; MODES];
+    let mut m = 0;
+    for (i, l) in order[..k].iter().enumerate() {
+        if i != 0 && i != j {
+            outer[m] = *l;
+            m += 1;
+        }
+    }
+    let scaled = |l: Mode, c: u64| Mode {
+        range: l.range / c,
+        src: l.src * c,
+        dst: l.dst * c,
+    };
+    outer[m] = scaled(a, ca);
+    outer[m + 1] = scaled(b, cb);
+    in_source_order(&mut outer[..m + 2]);
+    order[0] = Mode { range: ca, ..a };
+    order[1] = Mode { range: cb, ..b };
+    order[2..m + 4].copy_from_slice(&outer[..m + 2]);
+    // Loops of one step are no loops.
+    let mut n = 0;
+    for i in 0..m + 4 {
+        if order[i].range > 1 {
+            order[n] = order[i];
+            n += 1;
+        }
+    }
+    n
+}
+
+/// Runs up to this many bytes are walked in tiles ([`tiles_of_runs`]).
+/// Measured (fractions of memcpy, three A/B rounds): 64-byte runs of
+/// `f32[512,512,16]` `{2,1,0}` -> `{2,0,1}` 0.39-0.47x untiled, 0.49-0.58x
+/// tiled; bf16 64-byte runs 0.47x -> 0.51-0.55x; f64 248-byte runs
+/// 0.42-0.45x -> 0.46-0.57x. The 512-byte rows of `T(8,128)` f32 tiles
+/// keep their untiled walk (within noise either way, and tuned before).
+const TILE_RUN_BYTES: usize = 256;
+
+/// The most runs on a tile's side ([`tiles_of_runs`]).
+const TILE_RUNS: usize = 16;
 
 /// The box as a transpose of `[T; R]` units (its innermost loop, `R`
 /// elements contiguous on both sides, as one element): `false`, with
