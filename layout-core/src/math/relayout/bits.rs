@@ -10,6 +10,7 @@ use super::loops::{each, Fix};
 use super::modes::{Mode, Nest};
 use super::simd;
 use super::subbyte;
+use super::tuning::{TILE_BYTES, TILE_ROWS};
 use crate::base::element::ElementType;
 
 /// Low `w` bits set.
@@ -490,11 +491,6 @@ impl Fix<[u8; 2]> for NibbleSquare {
         [(a & 0x0F) | (b << 4), (a >> 4) | (b & 0xF0)]
     }
 }
-
-/// Source rows in one tile of a nibble transpose (even).
-const TILE_ROWS: usize = 64;
-/// Bytes of each source row in one tile (one cache line).
-const TILE_BYTES: usize = 64;
 
 /// Byte `i` of `a` and of `b` (nibbles `2i`, `2i + 1` of two rows) into
 /// bytes `2i`, `2i + 1` of `out`: each holds one nibble of `a` (low) and

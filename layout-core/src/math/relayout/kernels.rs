@@ -10,6 +10,7 @@ use super::loops::{divisor_up_to, each, in_source_order, Fix, Same, Transposed};
 use super::modes::{Mode, Nest, MODES};
 use super::squares::{blocks, tuned, Tuned};
 use super::transpose;
+use super::tuning::{SUB_TILES_LEAST, TILE_RUNS, TILE_RUN_BYTES, UNITS_LEAST};
 
 /// The kernel that copies one box of a relayout (see
 /// [`RelayoutPlan::describe`](super::RelayoutPlan::describe) and the
@@ -121,7 +122,7 @@ pub(crate) fn choose(n: &Nest, size: usize) -> RelayoutKernel {
             (1, 4) => 4,
             _ => 0,
         };
-        if k > 0 && sub_tile_nest(n, k, 256).is_some() {
+        if k > 0 && sub_tile_nest(n, k, SUB_TILES_LEAST).is_some() {
             return RelayoutKernel::SubTiles;
         }
     }
@@ -264,17 +265,6 @@ fn tiles_of_runs(order: &mut [Mode; MODES], k: usize, run_bytes: usize) -> usize
     n
 }
 
-/// Runs up to this many bytes are walked in tiles ([`tiles_of_runs`]).
-/// Measured (fractions of memcpy, three A/B rounds): 64-byte runs of
-/// `f32[512,512,16]` `{2,1,0}` -> `{2,0,1}` 0.39-0.47x untiled, 0.49-0.58x
-/// tiled; bf16 64-byte runs 0.47x -> 0.51-0.55x; f64 248-byte runs
-/// 0.42-0.45x -> 0.46-0.57x. The 512-byte rows of `T(8,128)` f32 tiles
-/// keep their untiled walk (within noise either way, and tuned before).
-const TILE_RUN_BYTES: usize = 256;
-
-/// The most runs on a tile's side ([`tiles_of_runs`]).
-const TILE_RUNS: usize = 16;
-
 /// The box as a transpose of `[T; R]` units (its innermost loop, `R`
 /// elements contiguous on both sides, as one element): `false`, with
 /// nothing copied, when the offsets are not whole units, the rest is not
@@ -293,7 +283,7 @@ fn units_nest(n: &Nest, r: u64) -> Option<Nest> {
     let rest = &n.modes[1..n.len];
     let whole = |x: u64| x.is_multiple_of(r);
     let count = rest.iter().fold(1u64, |c, m| c.saturating_mul(m.range));
-    if count < 1024 || !whole(n.src) || !whole(n.dst) {
+    if count < UNITS_LEAST || !whole(n.src) || !whole(n.dst) {
         return None;
     }
     if !rest.iter().all(|m| whole(m.src) && whole(m.dst)) {
@@ -315,7 +305,7 @@ fn sub_tiles<T: Copy + 'static, const K: usize, const KK: usize>(
     src: &[T],
     dst: &mut [T],
 ) -> bool {
-    let Some(u) = sub_tile_nest(n, K as u64, 256) else {
+    let Some(u) = sub_tile_nest(n, K as u64, SUB_TILES_LEAST) else {
         return false;
     };
     copy_fixed::<[T; KK], Transposed<K>>(&u, src.as_chunks::<KK>().0, dst.as_chunks_mut::<KK>().0);

@@ -32,6 +32,7 @@ mod simd;
 mod squares;
 mod subbyte;
 mod transpose;
+mod tuning;
 mod windowed;
 
 use crate::base::element::ElementType;

@@ -10,6 +10,7 @@ use super::kernels::RelayoutKernel;
 use super::loops::{divisor_up_to, each, each_ahead, in_source_order, Fix};
 use super::modes::{Mode, Nest, MODES};
 use super::simd;
+use super::tuning::{AHEAD, PASS, SQUARES_RUN_BYTES, SQUARE_BYTES};
 
 /// Whether the transposed blocks of [`blocks`] take box `n` of elements
 /// of `size` bytes at their measured speed: its first loop and the first
@@ -19,7 +20,7 @@ pub(crate) fn tuned(n: &Nest, size: usize) -> bool {
     let Some((m0, mq, _, _)) = n.transposed() else {
         return false;
     };
-    let bytes = |r: u64| r.saturating_mul(size as u64) >= 8;
+    let bytes = |r: u64| r.saturating_mul(size as u64) >= SQUARES_RUN_BYTES;
     let weave = m0.range == 2 && mq.dst == 2;
     let split = mq.range == 2 && m0.src == 2;
     weave || split || (bytes(m0.range) && bytes(mq.range))
@@ -199,14 +200,6 @@ fn two_loops(i: usize, range: usize, inner: usize, outer: usize) -> usize {
     }
 }
 
-/// How many steps ahead a split run asks for the lines it will write:
-/// with the source read front to back, the destination is written in
-/// several rows at once, more streams than the hardware fetches ahead on
-/// its own when the rows are short (1 or 2 KiB). 16 steps (8 KiB of a
-/// bf16 source) measured best of 4, 16, 32 and 64 on the seed layout to
-/// rows.
-const AHEAD: usize = 16;
-
 /// Rows `a` and `b` woven into one run of pairs: `run[2i] = a[i]`,
 /// `run[2i + 1] = b[i]`.
 fn weave<T: Copy + 'static>(a: &[T], b: &[T], run: &mut [T]) {
@@ -255,13 +248,6 @@ struct Block {
     /// then copied in passes of [`PASS`] rows.
     crowded: bool,
 }
-
-/// The side, in bytes, of the squares `strip` walks block by block.
-const SQUARE_BYTES: usize = 1024;
-
-/// Rows per pass over a crowded block: as many lines as one set of an
-/// 8-way L1 holds.
-const PASS: usize = 8;
 
 impl Block {
     /// Whether more than twice [`PASS`] of the first `rows` source rows

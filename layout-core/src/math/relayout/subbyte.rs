@@ -11,16 +11,8 @@
 use super::loops::each;
 use super::modes::Nest;
 use super::simd;
-use super::transpose::{self, Blocks, ROWS};
-
-/// Most columns of a block here (its stack copies are [`ROWS`] by this).
-const COLS_HERE: usize = 64;
-/// Slots of a run moved at a time.
-const PIECE: usize = 256;
-/// Most slots of a block's source unpacked at once.
-const SPAN: usize = 4096;
-/// Runs at least this long are copied as runs.
-const RUN_SLOTS: u64 = 16;
+use super::transpose::{self, Blocks};
+use super::tuning::{COLS_HERE, PIECE, ROWS, RUN_SLOTS, SPAN};
 
 /// Copies box `n` of `w`-bit slots (`w` 1, 2 or 4); `false`, with nothing
 /// copied, for other widths.

@@ -21,15 +21,7 @@
 use super::loops::{divisor_up_to, each, in_source_order};
 use super::modes::{Mode, Nest, MODES};
 use super::simd;
-
-/// Most rows of a block (source runs; one destination line of bytes).
-pub(crate) const ROWS: usize = 64;
-/// Most columns of a block (destination runs).
-pub(crate) const COLS: usize = 128;
-/// The bytes of one destination run a block aims for: one cache line.
-const ROW_BYTES: usize = 64;
-/// The bytes of one source run a block aims for: two cache lines.
-const COL_BYTES: usize = 128;
+use super::tuning::{COLS, COL_BYTES, ROWS, ROW_BYTES};
 
 /// A box planned as blocks: the row and column tables and the loops that
 /// walk the blocks.

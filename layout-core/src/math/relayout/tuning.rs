@@ -1,0 +1,86 @@
+//! The tuning numbers of the relayout kernels, in one place, each with
+//! the reason or the measurement behind it. Fractions are of
+//! `copy_from_slice` over the same bytes, on the project's 2-core
+//! machine; the history of the measurements is in the relayout guide.
+
+// The general blocks (`transpose.rs`).
+
+/// Most rows of a block (source runs; one destination line of bytes).
+pub(crate) const ROWS: usize = 64;
+
+/// Most columns of a block (destination runs).
+pub(crate) const COLS: usize = 128;
+
+/// The bytes of one destination run a block aims for: one cache line.
+pub(crate) const ROW_BYTES: usize = 64;
+
+/// The bytes of one source run a block aims for: two cache lines.
+pub(crate) const COL_BYTES: usize = 128;
+
+// Packed slots of one width below a byte (`subbyte.rs`).
+
+/// Most columns of a block here (its stack copies are [`ROWS`] by this).
+pub(crate) const COLS_HERE: usize = 64;
+
+/// Slots of a run moved at a time.
+pub(crate) const PIECE: usize = 256;
+
+/// Most slots of a block's source unpacked at once.
+pub(crate) const SPAN: usize = 4096;
+
+/// Runs at least this long are copied as runs.
+pub(crate) const RUN_SLOTS: u64 = 16;
+
+// The tuned square blocks, weave and split (`squares.rs`).
+
+/// How many steps ahead a split run asks for the lines it will write:
+/// with the source read front to back, the destination is written in
+/// several rows at once, more streams than the hardware fetches ahead on
+/// its own when the rows are short (1 or 2 KiB). 16 steps (8 KiB of a
+/// bf16 source) measured best of 4, 16, 32 and 64 on the seed layout to
+/// rows.
+pub(crate) const AHEAD: usize = 16;
+
+/// The side, in bytes, of the squares `strip` walks block by block.
+pub(crate) const SQUARE_BYTES: usize = 1024;
+
+/// Rows per pass over a crowded block: as many lines as one set of an
+/// 8-way L1 holds.
+pub(crate) const PASS: usize = 8;
+
+// Runs and the choice of kernel (`kernels.rs`).
+
+/// Runs up to this many bytes are walked in tiles (`kernels::tiles_of_runs`).
+/// Measured (fractions of memcpy, three A/B rounds): 64-byte runs of
+/// `f32[512,512,16]` `{2,1,0}` -> `{2,0,1}` 0.39-0.47x untiled, 0.49-0.58x
+/// tiled; bf16 64-byte runs 0.47x -> 0.51-0.55x; f64 248-byte runs
+/// 0.42-0.45x -> 0.46-0.57x. The 512-byte rows of `T(8,128)` f32 tiles
+/// keep their untiled walk (within noise either way, and tuned before).
+pub(crate) const TILE_RUN_BYTES: usize = 256;
+
+/// The most runs on a tile's side (`kernels::tiles_of_runs`).
+pub(crate) const TILE_RUNS: usize = 16;
+
+/// Runs of 2 or 4 narrow elements are taken as one wider element
+/// (`units`) only in boxes of at least this many runs: a few runs
+/// are as fast one by one.
+pub(crate) const UNITS_LEAST: u64 = 1024;
+
+/// `(2,1)` and `(4,1)` sub-tiles transposed on both sides are moved
+/// as whole sub-tiles (`sub_tiles`) only in boxes of at least this
+/// many sub-tiles.
+pub(crate) const SUB_TILES_LEAST: u64 = 256;
+
+/// A transpose goes to the tuned squares (`squares.rs`) where its
+/// destination run and its source run are both at least this many
+/// bytes (or it weaves or splits pairs); the general blocks measured
+/// faster on the rest (see the relayout guide).
+pub(crate) const SQUARES_RUN_BYTES: u64 = 8;
+
+// Nibble transposes of `E(4)` `(2,1)` sub-tiles (`bits.rs`).
+
+/// Source rows in one tile of a nibble transpose (even).
+pub(crate) const TILE_ROWS: usize = 64;
+
+/// Bytes of each source row in one tile (one cache line).
+pub(crate) const TILE_BYTES: usize = 64;
