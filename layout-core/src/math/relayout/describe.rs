@@ -6,7 +6,7 @@
 use core::fmt;
 
 use super::kernels::{self, RelayoutKernel};
-use super::modes::{self, Mode, Nest, Piece, CHAIN, MODES};
+use super::modes::{Mode, Nest, MODES};
 use super::{How, RelayoutPlan};
 use crate::base::limits::MAX_RANK;
 
@@ -136,24 +136,19 @@ impl RelayoutPlan {
             out.kernel = (out.boxes > 0).then_some(RelayoutKernel::General);
             return out;
         };
-        let rank = self.rank;
-        let mut pieces = [[modes::NO_PIECE; CHAIN]; MAX_RANK];
-        let mut counts = [0usize; MAX_RANK];
-        for d in 0..rank {
-            (pieces[d], counts[d]) = modes::pieces(&chains[d]);
-        }
-        out.boxes = counts[..rank]
-            .iter()
-            .fold(1u64, |b, &c| b.saturating_mul(c as u64));
+        let nest = self.with_pieces(chains, |of| {
+            out.boxes = of[..self.rank]
+                .iter()
+                .fold(1u64, |b, p| b.saturating_mul(p.len() as u64));
+            let mut nest = Nest::new();
+            if out.boxes > 0 {
+                nest.of_box(chains, of, &[0; MAX_RANK], self.rank);
+            }
+            nest
+        });
         if out.boxes == 0 {
             return out;
         }
-        let mut of: [&[Piece]; MAX_RANK] = [&[]; MAX_RANK];
-        for ((o, p), &n) in of.iter_mut().zip(&pieces).zip(&counts) {
-            *o = &p[..n];
-        }
-        let mut nest = Nest::new();
-        nest.of_box(chains, &of, &[0; MAX_RANK], rank);
         for (l, m) in out.loops.iter_mut().zip(nest.loops()) {
             let Mode { range, src, dst } = *m;
             *l = RelayoutLoop { range, src, dst };
@@ -164,13 +159,5 @@ impl RelayoutPlan {
             None => RelayoutKernel::Packed,
         });
         out
-    }
-
-    /// The bytes of a slot where the copy moves whole slots of one size
-    /// (what `run_bytes` takes as `[u8; N]`).
-    fn slot_bytes(&self) -> Option<u64> {
-        let whole = self.src_bits == self.dst_bits && self.src_bits.is_multiple_of(8);
-        let b = self.src_bits / 8;
-        (whole && matches!(b, 1 | 2 | 4 | 8 | 16)).then_some(b)
     }
 }

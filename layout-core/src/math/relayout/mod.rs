@@ -446,15 +446,13 @@ impl RelayoutPlan {
 
     fn run_bytes_on(&self, src: &[u8], dst: &mut [u8], par: bool) -> Result<(), Error> {
         self.check_lengths(src.len(), dst.len(), self.src_bytes, self.dst_bytes)?;
-        if self.src_bits == self.dst_bits && self.src_bits.is_multiple_of(8) {
-            match self.src_bits / 8 {
-                1 => return self.run_chunks::<1>(src, dst, par),
-                2 => return self.run_chunks::<2>(src, dst, par),
-                4 => return self.run_chunks::<4>(src, dst, par),
-                8 => return self.run_chunks::<8>(src, dst, par),
-                16 => return self.run_chunks::<16>(src, dst, par),
-                _ => {}
-            }
+        match self.slot_bytes() {
+            Some(1) => return self.run_chunks::<1>(src, dst, par),
+            Some(2) => return self.run_chunks::<2>(src, dst, par),
+            Some(4) => return self.run_chunks::<4>(src, dst, par),
+            Some(8) => return self.run_chunks::<8>(src, dst, par),
+            Some(16) => return self.run_chunks::<16>(src, dst, par),
+            _ => {}
         }
         self.run_bits(src, dst, par);
         Ok(())
@@ -662,10 +660,19 @@ impl RelayoutPlan {
 
     /// Every box of the merged chains, as a loop nest.
     fn each_box(&self, chains: &[Chain; MAX_RANK], f: &mut dyn FnMut(&Nest)) {
-        let rank = self.rank;
+        self.with_pieces(chains, |of| modes::each_box(chains, of, self.rank, f));
+    }
+
+    /// Calls `f` with each dimension's pieces (the parts of its chain
+    /// whose digits run over their whole ranges; see `modes::pieces`).
+    fn with_pieces<R>(
+        &self,
+        chains: &[Chain; MAX_RANK],
+        f: impl FnOnce(&[&[Piece]; MAX_RANK]) -> R,
+    ) -> R {
         let mut pieces = [[modes::NO_PIECE; CHAIN]; MAX_RANK];
         let mut counts = [0usize; MAX_RANK];
-        for d in 0..rank {
+        for d in 0..self.rank {
             // An empty dimension has no pieces: nothing to copy.
             (pieces[d], counts[d]) = modes::pieces(&chains[d]);
         }
@@ -673,7 +680,16 @@ impl RelayoutPlan {
         for ((o, p), &n) in of.iter_mut().zip(&pieces).zip(&counts) {
             *o = &p[..n];
         }
-        modes::each_box(chains, &of, rank, f);
+        f(&of)
+    }
+
+    /// The bytes of a slot where the copy moves whole slots of one size
+    /// (1, 2, 4, 8 or 16, taken as `[u8; N]`); `None` where slots are
+    /// packed or differ in size (the bit copier).
+    fn slot_bytes(&self) -> Option<u64> {
+        let whole = self.src_bits == self.dst_bits && self.src_bits.is_multiple_of(8);
+        let b = self.src_bits / 8;
+        (whole && matches!(b, 1 | 2 | 4 | 8 | 16)).then_some(b)
     }
 
     /// Every element's source and destination slot, in logical order:

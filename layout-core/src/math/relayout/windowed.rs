@@ -289,15 +289,13 @@ impl RelayoutPlan {
             (end as u64).saturating_mul(8) / bits
         };
         let hi = hi.min(self.dst_slots).max(lo);
-        if self.src_bits == self.dst_bits && self.src_bits.is_multiple_of(8) {
-            match self.src_bits / 8 {
-                1 => return self.window_chunks::<1>(src, dst, lo, hi, par),
-                2 => return self.window_chunks::<2>(src, dst, lo, hi, par),
-                4 => return self.window_chunks::<4>(src, dst, lo, hi, par),
-                8 => return self.window_chunks::<8>(src, dst, lo, hi, par),
-                16 => return self.window_chunks::<16>(src, dst, lo, hi, par),
-                _ => {}
-            }
+        match self.slot_bytes() {
+            Some(1) => return self.window_chunks::<1>(src, dst, lo, hi, par),
+            Some(2) => return self.window_chunks::<2>(src, dst, lo, hi, par),
+            Some(4) => return self.window_chunks::<4>(src, dst, lo, hi, par),
+            Some(8) => return self.window_chunks::<8>(src, dst, lo, hi, par),
+            Some(16) => return self.window_chunks::<16>(src, dst, lo, hi, par),
+            _ => {}
         }
         self.window_bits(src, dst, lo, hi, par);
     }
