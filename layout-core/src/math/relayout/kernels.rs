@@ -106,27 +106,30 @@ pub(crate) fn choose(n: &Nest, size: usize) -> RelayoutKernel {
         return RelayoutKernel::Element;
     };
     if m0.src == 1 && m0.dst == 1 {
-        let r = match (size, m0.range) {
-            (1 | 2, 2) => 2,
-            (1, 4) => 4,
-            _ => 0,
-        };
+        let r = sub_tile_side(size, m0.range);
         if r > 0 && units_nest(n, r).is_some_and(|u| u.transposed().is_some()) {
             return RelayoutKernel::Units;
         }
         return RelayoutKernel::Runs;
     }
     if m0.dst == 1 && m0.src == m0.range {
-        let k = match (size, m0.range) {
-            (1 | 2, 2) => 2,
-            (1, 4) => 4,
-            _ => 0,
-        };
+        let k = sub_tile_side(size, m0.range);
         if k > 0 && sub_tile_nest(n, k, SUB_TILES_LEAST).is_some() {
             return RelayoutKernel::SubTiles;
         }
     }
     choose_fixed(n, size, true)
+}
+
+/// The side of the `(2,1)` or `(4,1)` sub-tiles whose runs of `range`
+/// elements of `size` bytes [`copy_box`] takes whole (`units`,
+/// `sub_tiles`), or 0: wider elements do not get these sub-tiles.
+fn sub_tile_side(size: usize, range: u64) -> u64 {
+    match (size, range) {
+        (1 | 2, 2) => 2,
+        (1, 4) => 4,
+        _ => 0,
+    }
 }
 
 /// The kernel [`copy_fixed`] takes (`same`: elements copied as they are).
