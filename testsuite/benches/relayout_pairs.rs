@@ -207,7 +207,10 @@ fn main() {
         cfg!(feature = "simd"),
         threaded
     );
-    println!("{:>3} {:>7} {:>7}  pair", "#", "1 core", "threads");
+    println!(
+        "{:>3} {:>7} {:>7} {:>8}  pair (then its loops, innermost first)",
+        "#", "1 core", "threads", "kernel"
+    );
     for (i, (from, to)) in pairs.iter().enumerate() {
         if !only.is_empty() && !only.contains(&i) {
             continue;
@@ -251,13 +254,25 @@ fn main() {
         let ft = median(&mut tmt).as_secs_f64() / median(&mut tt).as_secs_f64();
         one.push(f1);
         many.push(ft);
-        if threaded {
-            println!("{i:>3} {f1:>7.3} {ft:>7.3}  {from} -> {to}");
+        let steps = plan.describe();
+        let kernel = steps.kernel().map_or("-".to_string(), |k| k.to_string());
+        let loops: Vec<String> = steps
+            .loops()
+            .iter()
+            .map(|l| format!("{}x({},{})", l.range, l.src, l.dst))
+            .collect();
+        let ft_text = if threaded {
+            format!("{ft:.3}")
         } else {
-            println!("{i:>3} {f1:>7.3} {:>7}  {from} -> {to}", "-");
-        }
+            "-".to_string()
+        };
+        println!(
+            "{i:>3} {f1:>7.3} {ft_text:>7} {kernel:>8}  {from} -> {to}\n{:>27}[{}]",
+            "",
+            loops.join(" ")
+        );
         lines.push(format!(
-            "{{\"pair\":{i},\"from\":\"{from}\",\"to\":\"{to}\",\"bytes\":{},\"one\":{f1:.4},\"threads\":{}}}",
+            "{{\"pair\":{i},\"from\":\"{from}\",\"to\":\"{to}\",\"kernel\":\"{kernel}\",\"bytes\":{},\"one\":{f1:.4},\"threads\":{}}}",
             dst.len(),
             if threaded { format!("{ft:.4}") } else { "null".into() }
         ));

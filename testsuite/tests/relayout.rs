@@ -300,13 +300,16 @@ proptest! {
     }
 }
 
-/// `E(4)` nibbles transposed, untiled or in `(2,1)` pairs of tiles, at
-/// even and odd sizes (the nibble transpose takes even ones).
+/// `E(4)` nibbles transposed, untiled or in `(2,1)` or `(4,1)` sub-tiles
+/// of tiles, at even and odd sizes (the nibble transpose takes even ones;
+/// odd ones start rows and runs in the middle of a byte).
 fn nibble_transpose() -> impl Strategy<Value = (Case, Case, u64)> {
     let levels = prop::sample::select(vec![
         vec![],
         tiles(&[&[8, 128], &[2, 1]]),
         tiles(&[&[4, 2], &[2, 1]]),
+        tiles(&[&[8, 128], &[4, 1]]),
+        tiles(&[&[16, 64], &[2, 1]]),
     ]);
     (
         prop::sample::select(vec!["s4", "u4"]),

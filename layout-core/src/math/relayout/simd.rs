@@ -259,26 +259,42 @@ mod sse2 {
         }
     }
 
-    /// Each byte of `src` into two bytes of `out`, its low nibble then its
-    /// high nibble, 16 source bytes at a time: how many source bytes were
-    /// done (the caller does the rest).
+    /// Nibbles `phase, phase + 1, ..` of `src` (nibble `2b` is the low
+    /// half of byte `b`, `phase` 0 or 1) into a byte each of `out`, 32 at a
+    /// time: how many were done (a multiple of 32; the caller does the
+    /// rest). At phase 1 each 32 take the low nibble of a 17th byte, read
+    /// one byte on.
     #[inline(always)]
-    pub(crate) fn nibbles_to_bytes(src: &[u8], out: &mut [u8]) -> usize {
+    pub(crate) fn nibbles_to_bytes(src: &[u8], phase: usize, out: &mut [u8]) -> usize {
         let low = set_splat_i8_m128i(0x0F);
         let mut done = 0;
-        for (i, o) in src
-            .as_chunks::<16>()
-            .0
-            .iter()
-            .zip(out.as_chunks_mut::<32>().0)
-        {
-            let x = load_unaligned_m128i(i);
-            let lo = bitand_m128i(x, low);
-            let hi = bitand_m128i(shr_imm_u16_m128i::<4>(x), low);
+        for (k, o) in out.as_chunks_mut::<32>().0.iter_mut().enumerate() {
+            let at = 16 * k;
+            let (Some(x), Some(y)) = (src.get(at..at + 16), src.get(at + phase..at + phase + 16))
+            else {
+                break;
+            };
+            let (Ok(x), Ok(y)) = (<&[u8; 16]>::try_from(x), <&[u8; 16]>::try_from(y)) else {
+                break;
+            };
+            let (x, y) = (load_unaligned_m128i(x), load_unaligned_m128i(y));
+            // At phase 0 byte `b` gives (low, high); at phase 1 the high
+            // nibble of byte `b`, then the low one of byte `b + 1`.
+            let (first, second) = if phase == 0 {
+                (
+                    bitand_m128i(x, low),
+                    bitand_m128i(shr_imm_u16_m128i::<4>(x), low),
+                )
+            } else {
+                (
+                    bitand_m128i(shr_imm_u16_m128i::<4>(x), low),
+                    bitand_m128i(y, low),
+                )
+            };
             let (o0, o1) = o.split_at_mut(16);
-            o0.copy_from_slice(&<[u8; 16]>::from(unpack_low_i8_m128i(lo, hi)));
-            o1.copy_from_slice(&<[u8; 16]>::from(unpack_high_i8_m128i(lo, hi)));
-            done += 16;
+            o0.copy_from_slice(&<[u8; 16]>::from(unpack_low_i8_m128i(first, second)));
+            o1.copy_from_slice(&<[u8; 16]>::from(unpack_high_i8_m128i(first, second)));
+            done += 32;
         }
         done
     }
@@ -642,7 +658,7 @@ mod none {
     }
 
     #[inline(always)]
-    pub(crate) fn nibbles_to_bytes(_: &[u8], _: &mut [u8]) -> usize {
+    pub(crate) fn nibbles_to_bytes(_: &[u8], _: usize, _: &mut [u8]) -> usize {
         0
     }
 

@@ -18,9 +18,16 @@ use super::tuning::{COLS_HERE, PIECE, ROWS, RUN_SLOTS, SPAN};
 /// copied, for other widths.
 #[inline(never)]
 pub(crate) fn copy(n: &Nest, w: usize, src: &[u8], dst: &mut [u8]) -> bool {
-    if !matches!(w, 1 | 2 | 4) {
-        return false;
+    match w {
+        1 => copy_w::<1>(n, src, dst),
+        2 => copy_w::<2>(n, src, dst),
+        4 => copy_w::<4>(n, src, dst),
+        _ => false,
     }
+}
+
+/// [`copy`] for slots of `W` bits.
+fn copy_w<const W: usize>(n: &Nest, src: &[u8], dst: &mut [u8]) -> bool {
     let modes = n.loops();
     if let Some((m0, rest)) = modes.split_first() {
         // Long runs one by one; short ones (an `E(4)` `(2,1)` sub-tile)
@@ -31,11 +38,23 @@ pub(crate) fn copy(n: &Nest, w: usize, src: &[u8], dst: &mut [u8]) -> bool {
             each(rest, n.src, n.dst, |s, d| {
                 for at in (0..len).step_by(PIECE) {
                     let k = PIECE.min(len - at);
-                    unpack(src, s + at, w, &mut buf[..k]);
-                    pack(&buf[..k], dst, d + at, w);
+                    unpack::<W>(src, s + at, &mut buf[..k]);
+                    pack::<W>(&buf[..k], dst, d + at);
                 }
             });
             return true;
+        }
+        // Runs of 2 or 4 nibbles (an `E(4)` `(2,1)` or `(4,1)` sub-tile)
+        // transposed: the blocks below with each run as one element.
+        if W == 4 && m0.src == 1 && m0.dst == 1 && !rest.is_empty() {
+            let done = match m0.range {
+                2 => units::<2>(&Nest::scaled(rest, 1, 1, n.src, n.dst), src, dst),
+                4 => units::<4>(&Nest::scaled(rest, 1, 1, n.src, n.dst), src, dst),
+                _ => false,
+            };
+            if done {
+                return true;
+            }
         }
     }
     // Each block's rows as bytes, then its columns.
@@ -44,7 +63,7 @@ pub(crate) fn copy(n: &Nest, w: usize, src: &[u8], dst: &mut [u8]) -> bool {
     let mut span_buf = [0u8; PIECE];
     let mut row_buf = [0u8; PIECE];
     let mut whole = [0u8; SPAN];
-    transpose::each_box(n, ROWS, COLS_HERE, &mut |b: &Blocks, s, d| {
+    transpose::each_box_whole(n, ROWS, COLS_HERE, &mut |b: &Blocks, s, d| {
         let (rows, cols) = (b.rows(), b.cols());
         let (p, q) = (rows.len(), cols.len());
         let (ps, qs) = b.strides();
@@ -64,14 +83,14 @@ pub(crate) fn copy(n: &Nest, w: usize, src: &[u8], dst: &mut [u8]) -> bool {
             for (i, &r) in rows.iter().enumerate() {
                 let row = a[i * q..(i + 1) * q].as_flattened_mut();
                 if qs == 1 {
-                    unpack(src, s + r, w, row);
+                    unpack::<W>(src, s + r, row);
                 } else {
                     // The span the row's slots lie in, then every `qs`-th.
                     let per = (PIECE - 1) / qs + 1;
                     for (k, part) in row.chunks_mut(per).enumerate() {
                         let at = s + r + k * per * qs;
                         let span = (part.len() - 1) * qs + 1;
-                        unpack(src, at, w, &mut row_buf[..span]);
+                        unpack::<W>(src, at, &mut row_buf[..span]);
                         for (j, x) in part.iter_mut().enumerate() {
                             *x = row_buf[j * qs];
                         }
@@ -93,7 +112,7 @@ pub(crate) fn copy(n: &Nest, w: usize, src: &[u8], dst: &mut [u8]) -> bool {
             .filter(|&x| x <= SPAN);
         each(b.outer(), s, d, |s, d| {
             if let Some(span) = span {
-                unpack(src, s, w, &mut whole[..span]);
+                unpack::<W>(src, s, &mut whole[..span]);
                 for j in 0..q {
                     for (i, &r) in rows.iter().enumerate() {
                         t[j * p + i] = [whole[r + j * qs]];
@@ -105,7 +124,7 @@ pub(crate) fn copy(n: &Nest, w: usize, src: &[u8], dst: &mut [u8]) -> bool {
             for (j, &c) in cols.iter().enumerate() {
                 let column = t[j * p..(j + 1) * p].as_flattened();
                 if ps == 1 {
-                    pack(column, dst, d + c, w);
+                    pack::<W>(column, dst, d + c);
                 } else {
                     // The span the column's slots lie in: read, the
                     // column's slots changed, written back.
@@ -113,11 +132,11 @@ pub(crate) fn copy(n: &Nest, w: usize, src: &[u8], dst: &mut [u8]) -> bool {
                     for (k, part) in column.chunks(per).enumerate() {
                         let at = d + c + k * per * ps;
                         let span = (part.len() - 1) * ps + 1;
-                        unpack(dst, at, w, &mut span_buf[..span]);
+                        unpack::<W>(dst, at, &mut span_buf[..span]);
                         for (i, &x) in part.iter().enumerate() {
                             span_buf[i * ps] = x;
                         }
-                        pack(&span_buf[..span], dst, at, w);
+                        pack::<W>(&span_buf[..span], dst, at);
                     }
                 }
             }
@@ -125,70 +144,144 @@ pub(crate) fn copy(n: &Nest, w: usize, src: &[u8], dst: &mut [u8]) -> bool {
     })
 }
 
-/// Slots `at..at + out.len()` of `src` (`w` bits each), one per byte of
-/// `out`.
-fn unpack(src: &[u8], at: usize, w: usize, out: &mut [u8]) {
-    let k = 8 / w;
-    let mask = ((1u16 << w) - 1) as u8;
-    let one = |slot: usize| (src[slot / k] >> (w * (slot % k))) & mask;
-    let n = out.len();
-    // Up to the first whole byte, the whole bytes, then the rest.
-    let head = ((k - at % k) % k).min(n);
-    for (i, o) in out[..head].iter_mut().enumerate() {
-        *o = one(at + i);
+/// Box `n` of runs of `G` nibbles (contiguous on both sides) whose
+/// starts `n` walks: blocks of runs, each block's source rows unpacked
+/// to a byte per nibble (`G` bytes a run), transposed `G` bytes at a
+/// time, and each destination column packed back. `false`, with nothing
+/// copied, where the runs are not contiguous along the block's rows and
+/// columns (then the general blocks take the box).
+fn units<const G: usize>(n: &Nest, src: &[u8], dst: &mut [u8]) -> bool
+where
+    [[u8; 1]; G]: Copy + 'static,
+{
+    let g = G as u64;
+    let loops = n.loops();
+    let contiguous =
+        loops.len() >= 2 && loops[0].dst == g && loops[1..].iter().map(|m| m.src).min() == Some(g);
+    if !contiguous {
+        return false;
     }
-    let whole = (n - head) / k;
-    let from = (at + head) / k;
-    let fast = if w == 4 {
-        simd::nibbles_to_bytes(&src[from..from + whole], &mut out[head..head + whole * k])
-    } else {
-        0
-    };
-    for (chunk, &byte) in out[head + fast * k..head + whole * k]
-        .chunks_exact_mut(k)
-        .zip(&src[from + fast..from + whole])
-    {
-        for (j, o) in chunk.iter_mut().enumerate() {
-            *o = (byte >> (w * j)) & mask;
+    let mut a_bytes = [[0u8; 1]; ROWS * COLS_HERE];
+    let mut t_bytes = [[0u8; 1]; ROWS * COLS_HERE];
+    let a = a_bytes.as_chunks_mut::<G>().0;
+    let t = t_bytes.as_chunks_mut::<G>().0;
+    let cols_most = COLS_HERE / G;
+    transpose::each_box_whole(n, ROWS, cols_most, &mut |b: &Blocks, s, d| {
+        let (rows, cols) = (b.rows(), b.cols());
+        let (p, q) = (rows.len(), cols.len());
+        let (ps, qs) = b.strides();
+        if ps != G || qs != G {
+            // Not runs of runs: one run at a time.
+            let mut buf = [0u8; G];
+            each(b.outer(), s, d, |s, d| {
+                for (j, &c) in cols.iter().enumerate() {
+                    for (i, &r) in rows.iter().enumerate() {
+                        unpack::<4>(src, s + r + j * qs, &mut buf);
+                        pack::<4>(&buf, dst, d + c + i * ps);
+                    }
+                }
+            });
+            return;
+        }
+        let mut a_rows = [0usize; ROWS];
+        for (i, r) in a_rows[..p].iter_mut().enumerate() {
+            *r = i * q;
+        }
+        let mut t_cols = [0usize; COLS_HERE];
+        for (j, c) in t_cols[..q].iter_mut().enumerate() {
+            *c = j * p;
+        }
+        each(b.outer(), s, d, |s, d| {
+            for (i, &r) in rows.iter().enumerate() {
+                unpack::<4>(
+                    src,
+                    s + r,
+                    a[i * q..(i + 1) * q].as_flattened_mut().as_flattened_mut(),
+                );
+            }
+            let (pn, qn) = simd::table_block(a, 0, &a_rows[..p], t, 0, &t_cols[..q]);
+            for j in 0..q {
+                let from = if j < qn { pn } else { 0 };
+                for i in from..p {
+                    t[j * p + i] = a[i * q + j];
+                }
+            }
+            for (j, &c) in cols.iter().enumerate() {
+                pack::<4>(
+                    t[j * p..(j + 1) * p].as_flattened().as_flattened(),
+                    dst,
+                    d + c,
+                );
+            }
+        });
+    })
+}
+
+/// Slots `at..at + out.len()` of `src` (`W` bits each), one per byte of
+/// `out`. Nibbles go 32 at a time whatever byte they start in (the last
+/// 32 may overlap the ones before); the rest one by one.
+#[inline(always)]
+fn unpack<const W: usize>(src: &[u8], at: usize, out: &mut [u8]) {
+    let k = 8 / W;
+    let mask = ((1u16 << W) - 1) as u8;
+    let one = |slot: usize| (src[slot / k] >> (W * (slot % k))) & mask;
+    let n = out.len();
+    let mut done = 0;
+    if W == 4 {
+        // The bytes that hold the slots.
+        let bytes = |from: usize| &src[(at + from) / 2..(at + n).div_ceil(2)];
+        done = simd::nibbles_to_bytes(bytes(0), at % 2, out);
+        if done < n && done > 0 {
+            let from = n - 32;
+            simd::nibbles_to_bytes(bytes(from), (at + from) % 2, &mut out[from..]);
+            done = n;
         }
     }
-    for (i, o) in out.iter_mut().enumerate().skip(head + whole * k) {
+    for (i, o) in out.iter_mut().enumerate().skip(done) {
         *o = one(at + i);
     }
 }
 
-/// The low `w` bits of each byte of `values` into slots `at..` of `dst`;
-/// the other slots of the bytes at either end are kept.
-fn pack(values: &[u8], dst: &mut [u8], at: usize, w: usize) {
-    let k = 8 / w;
-    let mask = ((1u16 << w) - 1) as u8;
+/// The low `W` bits of each byte of `values` into slots `at..` of `dst`;
+/// the other slots of the bytes at either end are kept. Nibbles go to
+/// whole bytes 16 at a time (the last 16 may overlap the ones before);
+/// the rest one by one.
+#[inline(always)]
+fn pack<const W: usize>(values: &[u8], dst: &mut [u8], at: usize) {
+    let k = 8 / W;
+    let mask = ((1u16 << W) - 1) as u8;
     let one = |dst: &mut [u8], slot: usize, v: u8| {
-        let shift = w * (slot % k);
+        let shift = W * (slot % k);
         let byte = &mut dst[slot / k];
         *byte = (*byte & !(mask << shift)) | ((v & mask) << shift);
     };
     let n = values.len();
+    // Up to the first whole byte, then whole bytes.
     let head = ((k - at % k) % k).min(n);
     for (i, &v) in values[..head].iter().enumerate() {
         one(dst, at + i, v);
     }
     let whole = (n - head) / k;
     let from = (at + head) / k;
-    let fast = if w == 4 {
-        simd::bytes_to_nibbles(
-            &values[head..head + whole * k],
+    let mut done = 0;
+    if W == 4 {
+        let (v, d) = (
+            &values[head..head + 2 * whole],
             &mut dst[from..from + whole],
-        )
-    } else {
-        0
-    };
-    for (chunk, byte) in values[head + fast * k..head + whole * k]
+        );
+        done = simd::bytes_to_nibbles(v, d);
+        if done < whole && done > 0 {
+            simd::bytes_to_nibbles(&v[2 * (whole - 16)..], &mut d[whole - 16..]);
+            done = whole;
+        }
+    }
+    for (chunk, byte) in values[head + done * k..head + whole * k]
         .chunks_exact(k)
-        .zip(&mut dst[from + fast..from + whole])
+        .zip(&mut dst[from + done..from + whole])
     {
         let mut b = 0u8;
         for (j, &v) in chunk.iter().enumerate() {
-            b |= (v & mask) << (w * j);
+            b |= (v & mask) << (W * j);
         }
         *byte = b;
     }

@@ -235,6 +235,30 @@ pub(crate) fn each_box(
     q_most: usize,
     f: &mut dyn FnMut(&Blocks, u64, u64),
 ) -> bool {
+    blocks_of(n, p_most, q_most, false, f)
+}
+
+/// [`each_box`] with blocks of exactly `p_most` by `q_most` where a loop
+/// is longer: a loop that the most does not divide is cut into whole
+/// blocks and the rest. The packed kernels move whole vectors of slots
+/// this way, with every block starting at the same place in its byte.
+#[inline(never)]
+pub(crate) fn each_box_whole(
+    n: &Nest,
+    p_most: usize,
+    q_most: usize,
+    f: &mut dyn FnMut(&Blocks, u64, u64),
+) -> bool {
+    blocks_of(n, p_most, q_most, true, f)
+}
+
+fn blocks_of(
+    n: &Nest,
+    p_most: usize,
+    q_most: usize,
+    whole_blocks: bool,
+    f: &mut dyn FnMut(&Blocks, u64, u64),
+) -> bool {
     let loops = n.loops();
     if loops.len() < 2 {
         return false;
@@ -244,10 +268,12 @@ pub(crate) fn each_box(
     for (i, most) in [(0, p_most.min(ROWS)), (c0, q_most.min(COLS))] {
         let r = loops[i].range;
         let most = most as u64;
-        if r > most && (divisor_up_to(r, most as usize) as u64) < most / 2 {
+        let least = if whole_blocks { most } else { most / 2 };
+        if r > most && (divisor_up_to(r, most as usize) as u64) < least {
             let whole = r / most * most;
             let (a, b) = n.cut(i, whole);
-            return each_box(&a, p_most, q_most, f) && each_box(&b, p_most, q_most, f);
+            return blocks_of(&a, p_most, q_most, whole_blocks, f)
+                && blocks_of(&b, p_most, q_most, whole_blocks, f);
         }
     }
     match Blocks::plan_at_most(n, p_most, q_most) {

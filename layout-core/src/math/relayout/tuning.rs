@@ -20,7 +20,7 @@ pub(crate) const COL_BYTES: usize = 128;
 // Packed slots of one width below a byte (`subbyte.rs`).
 
 /// Most columns of a block here (its stack copies are [`ROWS`] by this).
-pub(crate) const COLS_HERE: usize = 64;
+pub(crate) const COLS_HERE: usize = 128;
 
 /// Slots of a run moved at a time.
 pub(crate) const PIECE: usize = 256;
