@@ -62,7 +62,7 @@ fn copy_w<const W: usize>(n: &Nest, src: &[u8], dst: &mut [u8]) -> bool {
     let mut t = [[0u8; 1]; ROWS * COLS_HERE];
     let mut span_buf = [0u8; PIECE];
     let mut row_buf = [0u8; PIECE];
-    let mut whole = [0u8; SPAN];
+    let mut whole = [[0u8; 1]; SPAN];
     transpose::each_box_whole(n, ROWS, COLS_HERE, &mut |b: &Blocks, s, d| {
         let (rows, cols) = (b.rows(), b.cols());
         let (p, q) = (rows.len(), cols.len());
@@ -106,16 +106,26 @@ fn copy_w<const W: usize>(n: &Nest, src: &[u8], dst: &mut [u8]) -> bool {
             }
         };
         let last = rows.iter().max().copied().unwrap_or(0);
+        // Two columns of rows two slots apart (a `(2,1)` sub-tile's
+        // pairs): the span is the two columns woven.
+        let pairs = q == 2 && qs == 1 && rows.iter().enumerate().all(|(i, &r)| r == 2 * i);
         let span = (q - 1)
             .checked_mul(qs)
             .and_then(|x| x.checked_add(last + 1))
             .filter(|&x| x <= SPAN);
         each(b.outer(), s, d, |s, d| {
             if let Some(span) = span {
-                unpack::<W>(src, s, &mut whole[..span]);
+                unpack::<W>(src, s, whole[..span].as_flattened_mut());
+                let done = if pairs {
+                    let (x, y) = t[..2 * p].split_at_mut(p);
+                    simd::split(&whole[..2 * p], x, y)
+                } else {
+                    0
+                };
                 for j in 0..q {
-                    for (i, &r) in rows.iter().enumerate() {
-                        t[j * p + i] = [whole[r + j * qs]];
+                    let from = if pairs { done } else { 0 };
+                    for (i, &r) in rows.iter().enumerate().skip(from) {
+                        t[j * p + i] = whole[r + j * qs];
                     }
                 }
             } else {
@@ -235,6 +245,15 @@ fn unpack<const W: usize>(src: &[u8], at: usize, out: &mut [u8]) {
             let from = n - 32;
             simd::nibbles_to_bytes(bytes(from), (at + from) % 2, &mut out[from..]);
             done = n;
+        } else if done < n {
+            // Fewer than 32: through a vector's worth on the stack.
+            let (mut held, mut got) = ([0u8; 17], [0u8; 32]);
+            let b = bytes(0);
+            held[..b.len()].copy_from_slice(b);
+            if simd::nibbles_to_bytes(&held, at % 2, &mut got) == 32 {
+                out.copy_from_slice(&got[..n]);
+                done = n;
+            }
         }
     }
     for (i, o) in out.iter_mut().enumerate().skip(done) {

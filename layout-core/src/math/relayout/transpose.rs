@@ -40,6 +40,10 @@ pub(crate) struct Blocks {
     /// The loops over blocks, innermost first (source order).
     outer: [Mode; MODES],
     len: usize,
+    /// A loop of the box (its index) that blocks took only a small
+    /// divisor of, and the steps of it that make whole blocks: where
+    /// [`each_box_whole`] cuts the box.
+    poor: Option<(usize, u64)>,
 }
 
 impl Blocks {
@@ -91,6 +95,8 @@ impl Blocks {
         role[first] = 1;
         row_loops[0] = first;
         let mut rn = 1;
+        // The box's own loops (`take` adds more after them).
+        let (own, mut poor) = (n.len, None);
         let mut p = modes[first].range;
         if p > p_most {
             match take(&mut modes, &mut len, &mut role, first, p_most) {
@@ -130,8 +136,13 @@ impl Blocks {
                 };
                 role[i] = side;
                 let want = most / *count;
-                if modes[i].range > want {
-                    match take(&mut modes, &mut len, &mut role, i, want) {
+                let range = modes[i].range;
+                if range > want {
+                    let took = take(&mut modes, &mut len, &mut role, i, want);
+                    if took.is_none_or(|c| c < want) && i < own && poor.is_none() {
+                        poor = Some((i, range / want * want));
+                    }
+                    match took {
                         Some(c) => {
                             *count *= c;
                             (loops[*n], *n) = (i, *n + 1);
@@ -157,6 +168,7 @@ impl Blocks {
                 dst: 0,
             }; MODES],
             len: 0,
+            poor,
         };
         // Row and column offsets: the mixed-radix digits of each, in the
         // order the loops were taken (innermost first).
@@ -277,6 +289,13 @@ fn blocks_of(
         }
     }
     match Blocks::plan_at_most(n, p_most, q_most) {
+        Some(Blocks {
+            poor: Some((i, whole)),
+            ..
+        }) if whole_blocks => {
+            let (a, b) = n.cut(i, whole);
+            blocks_of(&a, p_most, q_most, true, f) && blocks_of(&b, p_most, q_most, true, f)
+        }
         Some(b) => {
             f(&b, n.src, n.dst);
             true
