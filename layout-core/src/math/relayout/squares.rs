@@ -10,7 +10,7 @@ use super::kernels::RelayoutKernel;
 use super::loops::{divisor_up_to, each, each_ahead, in_source_order, Fix};
 use super::modes::{Mode, Nest, MODES};
 use super::simd;
-use super::tuning::{AHEAD, PASS, SQUARES_RUN_BYTES, SQUARE_BYTES};
+use super::tuning::{AHEAD, PASS, SQUARES_LEAST, SQUARES_RUN_BYTES, SQUARE_BYTES};
 
 /// Whether the transposed blocks of [`blocks`] take box `n` of elements
 /// of `size` bytes at their measured speed: its first loop and the first
@@ -23,7 +23,8 @@ pub(crate) fn tuned(n: &Nest, size: usize) -> bool {
     let bytes = |r: u64| r.saturating_mul(size as u64) >= SQUARES_RUN_BYTES;
     let weave = m0.range == 2 && mq.dst == 2;
     let split = mq.range == 2 && m0.src == 2;
-    weave || split || (bytes(m0.range) && bytes(mq.range))
+    let area = m0.range.saturating_mul(mq.range) >= SQUARES_LEAST;
+    weave || split || (bytes(m0.range) && bytes(mq.range) && area)
 }
 
 /// The tuned blocks of one box: the block, the loops around it, and

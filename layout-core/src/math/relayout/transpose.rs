@@ -139,7 +139,11 @@ impl Blocks {
                 let range = modes[i].range;
                 if range > want {
                     let took = take(&mut modes, &mut len, &mut role, i, want);
-                    if took.is_none_or(|c| c < want) && i < own && poor.is_none() {
+                    if took.is_none_or(|c| c < want)
+                        && range % want != 0
+                        && i < own
+                        && poor.is_none()
+                    {
                         poor = Some((i, range / want * want));
                     }
                     match took {
