@@ -5,7 +5,7 @@
 //! bits) is repacked: sign-extended for signed integers, zero-extended
 //! otherwise.
 
-use super::kernels;
+use super::kernels::{self, RelayoutKernel};
 use super::loops::{each, Fix};
 use super::modes::{Mode, Nest};
 use super::simd;
@@ -144,35 +144,116 @@ impl Copier {
     }
 
     /// Copies a box through a faster path where there is one (`true`), or
-    /// leaves it to [`Copier::one`] (`false`).
+    /// leaves it to [`Copier::one`] (`false`). In debug builds the path
+    /// taken is checked against [`Copier::choose`], so that what
+    /// [`RelayoutPlan::describe`](super::RelayoutPlan::describe) reports
+    /// is what runs.
     pub(crate) fn nest(&self, n: &Nest, src: &[u8], dst: &mut [u8]) -> bool {
-        if self.special(n, src, dst) {
-            return true;
-        }
-        // Slots of one width below a byte: the general blocks.
-        self.src_bits == self.dst_bits && subbyte::copy(n, self.src_bits as usize, src, dst)
+        let took = self.nest_kernel(n, src, dst);
+        debug_assert_eq!(took, self.choose(n), "packed kernel of {n:?}");
+        took != RelayoutKernel::Packed
     }
 
-    /// The kernels for particular boxes: packing and unpacking to bytes,
-    /// whole bytes, `(2,1)` nibble pairs and transposes of them.
-    fn special(&self, n: &Nest, src: &[u8], dst: &mut [u8]) -> bool {
+    fn nest_kernel(&self, n: &Nest, src: &[u8], dst: &mut [u8]) -> RelayoutKernel {
+        if let Some(k) = self.special(n, src, dst) {
+            return k;
+        }
+        // Slots of one width below a byte: the general blocks.
+        if self.src_bits == self.dst_bits
+            && let Some(k) = subbyte::copy(n, self.src_bits as usize, src, dst)
+        {
+            return k;
+        }
+        RelayoutKernel::Packed
+    }
+
+    /// The kernel [`Copier::nest`] takes for box `n`, by the same tests
+    /// in the same order, without copying ([`RelayoutKernel::Packed`]:
+    /// slot by slot).
+    pub(crate) fn choose(&self, n: &Nest) -> RelayoutKernel {
+        if let Some(k) = self.special_kind(n) {
+            return k;
+        }
+        if self.src_bits == self.dst_bits
+            && let Some(k) = subbyte::choose(n, self.src_bits as usize)
+        {
+            return k;
+        }
+        RelayoutKernel::Packed
+    }
+
+    /// What [`Copier::special`] does with box `n`: `Some` of the kernel it
+    /// copies the box with, `None` where it leaves the box (then the
+    /// general blocks are tried). Its tests, in its order.
+    fn special_kind(&self, n: &Nest) -> Option<RelayoutKernel> {
         match (self.src_bits, self.dst_bits, self.value_bits) {
-            (8, w, v) if v == w && matches!(w, 1 | 2 | 4) => return self.pack(n, src, dst),
-            (w, 8, v) if v == w && matches!(w, 1 | 2 | 4) => return self.unpack(n, src, dst),
+            (8, w, v) if v == w && matches!(w, 1 | 2 | 4) => {
+                return self.pack_way(n).map(|_| RelayoutKernel::Pack);
+            }
+            (w, 8, v) if v == w && matches!(w, 1 | 2 | 4) => {
+                return self.unpack_way(n).map(|_| RelayoutKernel::Unpack);
+            }
             _ => {}
         }
         let w = self.src_bits;
         if w != self.dst_bits || !matches!(w, 1 | 2 | 4) {
-            return false;
+            return None;
+        }
+        let k = 8 / w;
+        let modes = &n.modes[..n.len];
+        let (&m0, rest) = modes.split_first()?;
+        if !n.src.is_multiple_of(k) || !n.dst.is_multiple_of(k) {
+            return None;
+        }
+        let bytes = |m: &Mode| m.src.is_multiple_of(k) && m.dst.is_multiple_of(k);
+        if m0.src == 1 && m0.dst == 1 && m0.range % k == 0 && rest.iter().all(bytes) {
+            return Some(RelayoutKernel::PackedBytes);
+        }
+        if w != 4 || rest.is_empty() {
+            return None;
+        }
+        if kernels::sub_tile_nest(n, 2, 1).is_some() {
+            return Some(RelayoutKernel::NibbleSquares);
+        }
+        let (_, m1, others, len) = n.transposed()?;
+        if !others[..len].iter().all(bytes) {
+            return None;
+        }
+        if m0.range == 2 && m0.dst == 1 && m0.src % 2 == 0 && m1.dst == 2 && m1.range % 2 == 0 {
+            return Some(RelayoutKernel::NibblePairs);
+        }
+        if m1.range == 2 && m1.dst % 2 == 0 && m0.src == 2 && m0.dst == 1 && m0.range % 2 == 0 {
+            return Some(RelayoutKernel::NibblePairs);
+        }
+        let even = |x: u64| x.is_multiple_of(2);
+        if m0.dst == 1 && even(m0.range) && even(m0.src) && even(m1.range) && even(m1.dst) {
+            return Some(RelayoutKernel::NibbleTranspose);
+        }
+        None
+    }
+
+    /// The kernels for particular boxes: packing and unpacking to bytes,
+    /// whole bytes, `(2,1)` nibble pairs and transposes of them.
+    fn special(&self, n: &Nest, src: &[u8], dst: &mut [u8]) -> Option<RelayoutKernel> {
+        match (self.src_bits, self.dst_bits, self.value_bits) {
+            (8, w, v) if v == w && matches!(w, 1 | 2 | 4) => {
+                return self.pack(n, src, dst).then_some(RelayoutKernel::Pack);
+            }
+            (w, 8, v) if v == w && matches!(w, 1 | 2 | 4) => {
+                return self.unpack(n, src, dst).then_some(RelayoutKernel::Unpack);
+            }
+            _ => {}
+        }
+        let w = self.src_bits;
+        if w != self.dst_bits || !matches!(w, 1 | 2 | 4) {
+            return None;
         }
         // Slots per byte; every step must move whole bytes.
         let k = 8 / w;
         let modes = &n.modes[..n.len];
-        let Some((&m0, rest)) = modes.split_first() else {
-            return false;
-        };
+        let (&m0, rest) = modes.split_first()?;
         if !n.src.is_multiple_of(k) || !n.dst.is_multiple_of(k) {
-            return false;
+            return None;
         }
         let bytes = |m: &Mode| m.src.is_multiple_of(k) && m.dst.is_multiple_of(k);
         if m0.src == 1 && m0.dst == 1 && m0.range % k == 0 && rest.iter().all(bytes) {
@@ -192,22 +273,20 @@ impl Copier {
             };
             let (src, dst) = (src.as_chunks::<1>().0, dst.as_chunks_mut::<1>().0);
             kernels::copy_nest(&bytes, src, dst);
-            return true;
+            return Some(RelayoutKernel::PackedBytes);
         }
         if w != 4 || rest.is_empty() {
-            return false;
+            return None;
         }
         if self.nibble_squares(n, src, dst) {
-            return true;
+            return Some(RelayoutKernel::NibbleSquares);
         }
         // Nibble pairs, the `(2,1)` sub-tile of `E(4)` layouts: two source
         // rows woven into one destination run, or one source run split
         // into two destination rows.
-        let Some((_, m1, others, len)) = n.transposed() else {
-            return false;
-        };
+        let (_, m1, others, len) = n.transposed()?;
         if !others[..len].iter().all(bytes) {
-            return false;
+            return None;
         }
         let outer = Nest::scaled(&others[..len], 2, 2, 0, 0);
         if m0.range == 2 && m0.dst == 1 && m0.src % 2 == 0 && m1.dst == 2 && m1.range % 2 == 0 {
@@ -216,7 +295,7 @@ impl Copier {
                 let (a, b) = (&src[s..s + half], &src[s + row..s + row + half]);
                 weave(a, b, &mut dst[d..d + 2 * half]);
             });
-            return true;
+            return Some(RelayoutKernel::NibblePairs);
         }
         if m1.range == 2 && m1.dst % 2 == 0 && m0.src == 2 && m0.dst == 1 && m0.range % 2 == 0 {
             let (half, row) = ((m0.range / 2) as usize, (m1.dst / 2) as usize);
@@ -224,7 +303,7 @@ impl Copier {
                 let (a, b) = dst[d..d + row + half].split_at_mut(row);
                 unweave(&src[s..s + 2 * half], &mut a[..half], &mut b[..half]);
             });
-            return true;
+            return Some(RelayoutKernel::NibblePairs);
         }
         // A transpose: 2 x 2 nibbles, a byte from each of two source rows,
         // into a byte of each of two destination rows.
@@ -239,9 +318,9 @@ impl Copier {
             each(outer.loops(), n.src / 2, n.dst / 2, |s, d| {
                 b.copy(src, s, dst, d)
             });
-            return true;
+            return Some(RelayoutKernel::NibbleTranspose);
         }
-        false
+        None
     }
 }
 
@@ -259,22 +338,64 @@ impl Copier {
         true
     }
 
+    /// How [`Copier::pack`] takes box `n`: `Some(true)` as runs,
+    /// `Some(false)` as two rows woven, `None` not at all.
+    fn pack_way(&self, n: &Nest) -> Option<bool> {
+        let modes = &n.modes[..n.len];
+        let (&m0, rest) = modes.split_first()?;
+        let k = 8 / self.dst_bits;
+        let whole = |m: &Mode| m.dst.is_multiple_of(k);
+        if !n.dst.is_multiple_of(k) {
+            return None;
+        }
+        if m0.src == 1 && m0.dst == 1 && m0.range % k == 0 && rest.iter().all(whole) {
+            return Some(true);
+        }
+        if self.dst_bits != 4 {
+            return None;
+        }
+        let (_, m1, others, len) = n.transposed()?;
+        let rows = m0.range == 2 && m0.dst == 1 && m1.dst == 2 && others[..len].iter().all(whole);
+        rows.then_some(false)
+    }
+
+    /// How [`Copier::unpack`] takes box `n`: `Some(true)` as runs,
+    /// `Some(false)` as one run split into two rows, `None` not at all.
+    fn unpack_way(&self, n: &Nest) -> Option<bool> {
+        let modes = &n.modes[..n.len];
+        let (&m0, rest) = modes.split_first()?;
+        let k = 8 / self.src_bits;
+        let whole = |m: &Mode| m.src.is_multiple_of(k);
+        if !n.src.is_multiple_of(k) {
+            return None;
+        }
+        if m0.src == 1 && m0.dst == 1 && m0.range % k == 0 && rest.iter().all(whole) {
+            return Some(true);
+        }
+        if self.src_bits != 4 {
+            return None;
+        }
+        let (_, m1, others, len) = n.transposed()?;
+        let (cols, row) = (m0.range, m1.dst);
+        let split = m0.src == 2 && m0.dst == 1 && m1.range == 2 && row >= cols;
+        (split && others[..len].iter().all(whole)).then_some(false)
+    }
+
     /// Values of `w` bits (1, 2 or 4) from a byte each into slots of `w`
     /// bits (`s4` as NumPy holds it into `E(4)`, `pred` into `E(1)`): a
     /// contiguous run `8 / w` values to a byte, or for nibbles two source
     /// rows woven into one run (the `(2,1)` sub-tile). The low `w` bits of
     /// each source byte are the value. `false` for other boxes.
     fn pack(&self, n: &Nest, src: &[u8], dst: &mut [u8]) -> bool {
+        let Some(runs) = self.pack_way(n) else {
+            return false;
+        };
         let modes = &n.modes[..n.len];
         let Some((&m0, rest)) = modes.split_first() else {
             return false;
         };
         let (w, k) = (self.dst_bits as usize, 8 / self.dst_bits);
-        let whole = |m: &Mode| m.dst.is_multiple_of(k);
-        if !n.dst.is_multiple_of(k) {
-            return false;
-        }
-        if m0.src == 1 && m0.dst == 1 && m0.range % k == 0 && rest.iter().all(whole) {
+        if runs {
             let len = (m0.range / k) as usize;
             each(
                 Nest::scaled(rest, 1, k, 0, 0).loops(),
@@ -291,15 +412,10 @@ impl Copier {
             );
             return true;
         }
-        if w != 4 {
-            return false;
-        }
+        // Two rows woven (`pack_way` checked the loops).
         let Some((_, m1, others, len)) = n.transposed() else {
             return false;
         };
-        if m0.range != 2 || m0.dst != 1 || m1.dst != 2 || !others[..len].iter().all(whole) {
-            return false;
-        }
         let (cols, row) = (m1.range as usize, m0.src as usize);
         each(
             Nest::scaled(&others[..len], 1, 2, 0, 0).loops(),
@@ -318,17 +434,16 @@ impl Copier {
     /// The inverse of [`Copier::pack`]: slots of `w` bits into a byte
     /// each, sign-extended for signed types.
     fn unpack(&self, n: &Nest, src: &[u8], dst: &mut [u8]) -> bool {
+        let Some(runs) = self.unpack_way(n) else {
+            return false;
+        };
         let modes = &n.modes[..n.len];
         let Some((&m0, rest)) = modes.split_first() else {
             return false;
         };
         let (w, k) = (self.src_bits as usize, 8 / self.src_bits);
         let signed = self.signed;
-        let whole = |m: &Mode| m.src.is_multiple_of(k);
-        if !n.src.is_multiple_of(k) {
-            return false;
-        }
-        if m0.src == 1 && m0.dst == 1 && m0.range % k == 0 && rest.iter().all(whole) {
+        if runs {
             let len = (m0.range / k) as usize;
             each(
                 Nest::scaled(rest, k, 1, 0, 0).loops(),
@@ -348,21 +463,12 @@ impl Copier {
             );
             return true;
         }
-        if w != 4 {
-            return false;
-        }
+        // One run split into two destination rows `row` apart, each
+        // `cols` long (`unpack_way` checked that they do not overlap).
         let Some((_, m1, others, len)) = n.transposed() else {
             return false;
         };
-        // Two destination rows `row` apart, each `cols` long: they do not
-        // overlap in a valid layout, which the check keeps.
         let (cols, row) = (m0.range as usize, m1.dst as usize);
-        if m0.src != 2 || m0.dst != 1 || m1.range != 2 || row < cols {
-            return false;
-        }
-        if !others[..len].iter().all(whole) {
-            return false;
-        }
         each(
             Nest::scaled(&others[..len], 2, 1, 0, 0).loops(),
             n.src / 2,

@@ -5,6 +5,7 @@
 
 use core::fmt;
 
+use super::bits;
 use super::kernels::{self, RelayoutKernel};
 use super::modes::{Mode, Nest, MODES};
 use super::{How, RelayoutPlan};
@@ -156,7 +157,7 @@ impl RelayoutPlan {
         out.len = nest.loops().len();
         out.kernel = Some(match out.slot_bytes {
             Some(b) => kernels::choose(&nest, b as usize),
-            None => RelayoutKernel::Packed,
+            None => bits::Copier::new(self.element, self.src_bits, self.dst_bits).choose(&nest),
         });
         out
     }

@@ -42,9 +42,35 @@ pub enum RelayoutKernel {
     Split,
     /// Strided steps, element by element along the innermost loop.
     Strided,
-    /// Packed or differently sized slots, bit by bit or through the
-    /// packing kernels (`E(n)` layouts and sub-byte types).
+    /// Packed or differently sized slots that no packed kernel below
+    /// takes, slot by slot at bit offsets.
     Packed,
+    /// Values of 1, 2 or 4 bits, a byte each, packed into `E(n)` slots
+    /// (runs, or for nibbles two rows woven into `(2,1)` pairs).
+    Pack,
+    /// The inverse of [`RelayoutKernel::Pack`]: `E(n)` slots into a byte
+    /// each (sign-extended for signed types).
+    Unpack,
+    /// `E(n)` slots of one width whose every step moves whole bytes: the
+    /// byte kernels on the bytes.
+    PackedBytes,
+    /// `E(4)` `(2,1)` sub-tiles transposed on both sides: squares of two
+    /// bytes, each square's nibbles transposed on the way.
+    NibbleSquares,
+    /// `E(4)` `(2,1)` nibble pairs: two rows woven into one run of pairs,
+    /// or one run split into two rows, whole bytes on both sides.
+    NibblePairs,
+    /// An `E(4)` transpose whose rows and columns all start on whole
+    /// bytes: tiles of nibbles transposed in registers.
+    NibbleTranspose,
+    /// `E(n)` runs contiguous on both sides that start at different
+    /// places in their bytes: unpacked to a byte per slot and packed back,
+    /// a piece at a time.
+    PackedRuns,
+    /// Any other `E(n)` transpose (odd strides, runs starting mid-byte):
+    /// blocks of slots unpacked to a byte each on the stack, transposed
+    /// as bytes (runs of 2 or 4 nibbles as one element), and packed back.
+    PackedBlocks,
     /// Element by element through both layouts' offset functions
     /// (layouts whose offsets are not digit chains: `*`, tile sizes that
     /// do not nest).
@@ -71,6 +97,14 @@ impl RelayoutKernel {
             RelayoutKernel::Split => "split",
             RelayoutKernel::Strided => "strided",
             RelayoutKernel::Packed => "packed",
+            RelayoutKernel::Pack => "pack",
+            RelayoutKernel::Unpack => "unpack",
+            RelayoutKernel::PackedBytes => "packed bytes",
+            RelayoutKernel::NibbleSquares => "nibble squares",
+            RelayoutKernel::NibblePairs => "nibble pairs",
+            RelayoutKernel::NibbleTranspose => "nibble transpose",
+            RelayoutKernel::PackedRuns => "packed runs",
+            RelayoutKernel::PackedBlocks => "packed blocks",
             RelayoutKernel::General => "general",
         }
     }

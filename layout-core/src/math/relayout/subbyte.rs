@@ -8,31 +8,72 @@
 //! (contiguous on both sides) are unpacked and packed the same way, a
 //! piece at a time.
 
+use super::kernels::RelayoutKernel;
 use super::loops::each;
-use super::modes::Nest;
+use super::modes::{Mode, Nest};
 use super::simd;
 use super::transpose::{self, Blocks};
 use super::tuning::{COLS_HERE, PIECE, ROWS, RUN_SLOTS, SPAN};
 
-/// Copies box `n` of `w`-bit slots (`w` 1, 2 or 4); `false`, with nothing
-/// copied, for other widths.
+/// Copies box `n` of `w`-bit slots (`w` 1, 2 or 4): the kernel it took,
+/// or `None`, with nothing copied, for other widths or boxes that are no
+/// runs and no transpose (then the copy goes slot by slot).
 #[inline(never)]
-pub(crate) fn copy(n: &Nest, w: usize, src: &[u8], dst: &mut [u8]) -> bool {
-    match w {
+pub(crate) fn copy(n: &Nest, w: usize, src: &[u8], dst: &mut [u8]) -> Option<RelayoutKernel> {
+    let done = match w {
         1 => copy_w::<1>(n, src, dst),
         2 => copy_w::<2>(n, src, dst),
         4 => copy_w::<4>(n, src, dst),
-        _ => false,
-    }
+        _ => None,
+    };
+    done.map(|runs| {
+        if runs {
+            RelayoutKernel::PackedRuns
+        } else {
+            RelayoutKernel::PackedBlocks
+        }
+    })
 }
 
-/// [`copy`] for slots of `W` bits.
-fn copy_w<const W: usize>(n: &Nest, src: &[u8], dst: &mut [u8]) -> bool {
+/// The kernel [`copy`] takes for box `n`, by the same tests, without
+/// copying.
+pub(crate) fn choose(n: &Nest, w: usize) -> Option<RelayoutKernel> {
+    if !matches!(w, 1 | 2 | 4) {
+        return None;
+    }
     let modes = n.loops();
     if let Some((m0, rest)) = modes.split_first() {
-        // Long runs one by one; short ones (an `E(4)` `(2,1)` sub-tile)
-        // are rows of the blocks below.
-        if m0.src == 1 && m0.dst == 1 && (m0.range >= RUN_SLOTS || rest.is_empty()) {
+        if runs_here(m0, rest) {
+            return Some(RelayoutKernel::PackedRuns);
+        }
+        if w == 4 && m0.src == 1 && m0.dst == 1 && !rest.is_empty() {
+            let rest = Nest::scaled(rest, 1, 1, n.src, n.dst);
+            let fits = match m0.range {
+                2 => units_fit::<2>(&rest),
+                4 => units_fit::<4>(&rest),
+                _ => false,
+            };
+            if fits {
+                return Some(RelayoutKernel::PackedBlocks);
+            }
+        }
+    }
+    transpose::each_box_whole(n, ROWS, COLS_HERE, &mut |_, _, _| {})
+        .then_some(RelayoutKernel::PackedBlocks)
+}
+
+/// Whether a box whose first loop is `m0` goes as runs: long runs one by
+/// one; short ones (an `E(4)` `(2,1)` sub-tile) are rows of the blocks.
+fn runs_here(m0: &Mode, rest: &[Mode]) -> bool {
+    m0.src == 1 && m0.dst == 1 && (m0.range >= RUN_SLOTS || rest.is_empty())
+}
+
+/// [`copy`] for slots of `W` bits: `Some(true)` as runs, `Some(false)` in
+/// blocks, `None` not at all.
+fn copy_w<const W: usize>(n: &Nest, src: &[u8], dst: &mut [u8]) -> Option<bool> {
+    let modes = n.loops();
+    if let Some((m0, rest)) = modes.split_first() {
+        if runs_here(m0, rest) {
             let len = m0.range as usize;
             let mut buf = [0u8; PIECE];
             each(rest, n.src, n.dst, |s, d| {
@@ -42,7 +83,7 @@ fn copy_w<const W: usize>(n: &Nest, src: &[u8], dst: &mut [u8]) -> bool {
                     pack::<W>(&buf[..k], dst, d + at);
                 }
             });
-            return true;
+            return Some(true);
         }
         // Runs of 2 or 4 nibbles (an `E(4)` `(2,1)` or `(4,1)` sub-tile)
         // transposed: the blocks below with each run as one element.
@@ -53,7 +94,7 @@ fn copy_w<const W: usize>(n: &Nest, src: &[u8], dst: &mut [u8]) -> bool {
                 _ => false,
             };
             if done {
-                return true;
+                return Some(false);
             }
         }
     }
@@ -63,7 +104,7 @@ fn copy_w<const W: usize>(n: &Nest, src: &[u8], dst: &mut [u8]) -> bool {
     let mut span_buf = [0u8; PIECE];
     let mut row_buf = [0u8; PIECE];
     let mut whole = [[0u8; 1]; SPAN];
-    transpose::each_box_whole(n, ROWS, COLS_HERE, &mut |b: &Blocks, s, d| {
+    let done = transpose::each_box_whole(n, ROWS, COLS_HERE, &mut |b: &Blocks, s, d| {
         let (rows, cols) = (b.rows(), b.cols());
         let (p, q) = (rows.len(), cols.len());
         let (ps, qs) = b.strides();
@@ -151,7 +192,8 @@ fn copy_w<const W: usize>(n: &Nest, src: &[u8], dst: &mut [u8]) -> bool {
                 }
             }
         });
-    })
+    });
+    done.then_some(false)
 }
 
 /// Box `n` of runs of `G` nibbles (contiguous on both sides) whose
@@ -225,6 +267,19 @@ where
             }
         });
     })
+}
+
+/// Whether the runs of `g` slots that box `n` walks are contiguous along
+/// its first destination loop and its first source loop.
+fn contiguous_units(n: &Nest, g: u64) -> bool {
+    let loops = n.loops();
+    loops.len() >= 2 && loops[0].dst == g && loops[1..].iter().map(|m| m.src).min() == Some(g)
+}
+
+/// Whether [`units`] takes box `n` (its tests, without copying).
+fn units_fit<const G: usize>(n: &Nest) -> bool {
+    contiguous_units(n, G as u64)
+        && transpose::each_box_whole(n, ROWS, COLS_HERE / G, &mut |_, _, _| {})
 }
 
 /// Slots `at..at + out.len()` of `src` (`W` bits each), one per byte of
