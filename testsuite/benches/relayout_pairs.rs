@@ -9,13 +9,19 @@
 //! (and, with the `rayon` feature, a copy on every thread next to
 //! `par_run_bytes`), and the fraction is the ratio of the medians over the
 //! rounds. Warm: every buffer is written once before the first round.
+//! Each pair's line names the kernel of its first box and, below, that
+//! box's loops (`RelayoutPlan::describe`); with `rayon`, the `x1` column
+//! is the threads' speed as a multiple of one thread's on the same copy
+//! (the goal is at least 0.9 on every pair).
 //!
-//! Run: `cargo bench -p xla-layout-testsuite --bench relayout_pairs` (add `--features simd`,
-//! `--features rayon` for the other columns). Settings, by environment:
-//! `RELAYOUT_SEED` (default 25), `RELAYOUT_COUNT` pairs (24),
-//! `RELAYOUT_ROUNDS` (5), `RELAYOUT_JSON=FILE` writes one JSON object per
-//! pair, `RELAYOUT_LIST="FROM -> TO; ..."` measures those pairs instead. The summary lines give the median, the slowest tenth (the 10th
-//! percentile) and the worst fraction.
+//! Run: `cargo bench -p xla-layout-testsuite --bench relayout_pairs`
+//! (add `--features rayon` for the threads' columns; `simd` is a default
+//! feature). Settings, by environment: `RELAYOUT_SEED` (default 25),
+//! `RELAYOUT_COUNT` pairs (24), `RELAYOUT_ROUNDS` (5), `RELAYOUT_JSON=FILE`
+//! writes one JSON object per pair, `RELAYOUT_LIST="FROM -> TO; ..."`
+//! measures those pairs instead, and numbers after the bench's name
+//! measure only those pairs. The summary lines give the median, the
+//! slowest tenth (the 10th percentile) and the worst fraction.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -200,6 +206,7 @@ fn main() {
     };
     let mut one = Vec::new();
     let mut many = Vec::new();
+    let mut gains = Vec::new();
     let mut lines = Vec::new();
     let threaded = cfg!(feature = "rayon");
     println!(
@@ -208,8 +215,8 @@ fn main() {
         threaded
     );
     println!(
-        "{:>3} {:>7} {:>7} {:>8}  pair (then its loops, innermost first)",
-        "#", "1 core", "threads", "kernel"
+        "{:>3} {:>7} {:>7} {:>5} {:>16}  pair (then its loops, innermost first)",
+        "#", "1 core", "threads", "x1", "kernel"
     );
     for (i, (from, to)) in pairs.iter().enumerate() {
         if !only.is_empty() && !only.contains(&i) {
@@ -252,8 +259,11 @@ fn main() {
         }
         let f1 = median(&mut tm).as_secs_f64() / median(&mut tr).as_secs_f64();
         let ft = median(&mut tmt).as_secs_f64() / median(&mut tt).as_secs_f64();
+        // The threads' speed as a multiple of one thread's (the same copy).
+        let gain = median(&mut tr).as_secs_f64() / median(&mut tt).as_secs_f64();
         one.push(f1);
         many.push(ft);
+        gains.push(gain);
         let steps = plan.describe();
         let kernel = steps.kernel().map_or("-".to_string(), |k| k.to_string());
         let loops: Vec<String> = steps
@@ -261,20 +271,21 @@ fn main() {
             .iter()
             .map(|l| format!("{}x({},{})", l.range, l.src, l.dst))
             .collect();
-        let ft_text = if threaded {
-            format!("{ft:.3}")
+        let (ft_text, gain_text) = if threaded {
+            (format!("{ft:.3}"), format!("{gain:.2}"))
         } else {
-            "-".to_string()
+            ("-".to_string(), "-".to_string())
         };
         println!(
-            "{i:>3} {f1:>7.3} {ft_text:>7} {kernel:>8}  {from} -> {to}\n{:>27}[{}]",
+            "{i:>3} {f1:>7.3} {ft_text:>7} {gain_text:>5} {kernel:>16}  {from} -> {to}\n{:>27}[{}]",
             "",
             loops.join(" ")
         );
         lines.push(format!(
-            "{{\"pair\":{i},\"from\":\"{from}\",\"to\":\"{to}\",\"kernel\":\"{kernel}\",\"bytes\":{},\"one\":{f1:.4},\"threads\":{}}}",
+            "{{\"pair\":{i},\"from\":\"{from}\",\"to\":\"{to}\",\"kernel\":\"{kernel}\",\"bytes\":{},\"one\":{f1:.4},\"threads\":{},\"threads_over_one\":{}}}",
             dst.len(),
-            if threaded { format!("{ft:.4}") } else { "null".into() }
+            if threaded { format!("{ft:.4}") } else { "null".into() },
+            if threaded { format!("{gain:.4}") } else { "null".into() }
         ));
     }
     for (name, xs) in [("1 core", &mut one), ("threads", &mut many)] {
@@ -287,6 +298,16 @@ fn main() {
             quantile(xs, 0.5),
             quantile(xs, 0.1),
             xs[0]
+        );
+    }
+    if threaded && !gains.is_empty() {
+        gains.sort_by(f64::total_cmp);
+        let below = gains.iter().filter(|&&g| g < 0.9).count();
+        println!(
+            "threads over one thread: median {:.2}, worst {:.2}, {below} of {} pairs below 0.9",
+            quantile(&gains, 0.5),
+            gains[0],
+            gains.len()
         );
     }
     if let Some(path) = json {
