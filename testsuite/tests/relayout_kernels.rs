@@ -48,6 +48,8 @@ fn each_family_gets_its_kernel() {
             NibbleTranspose,
         ),
         ("s4[14,675]{1,0:E(4)}", "s4[14,675]{0,1:E(4)}", PackedBlocks),
+        // 257 columns: blocks of 128 and a last column alone.
+        ("s4[70,257]{1,0:E(4)}", "s4[70,257]{0,1:E(4)}", PackedBlocks),
         (
             "s4[257,50]{0,1:E(4)}",
             "s4[257,50]{1,0:T(16,128)(2,1)E(4)}",
@@ -109,6 +111,8 @@ fn each_family_gets_its_kernel() {
 fn general_blocks_match_every_element() {
     for (from, to) in [
         ("s4[14,675]{1,0:E(4)}", "s4[14,675]{0,1:E(4)}"),
+        ("s4[70,257]{1,0:E(4)}", "s4[70,257]{0,1:E(4)}"),
+        ("s4[129,66]{1,0:E(4)}", "s4[129,66]{0,1:E(4)}"),
         (
             "s4[195,193]{0,1:T(16,128)(2,1)E(4)}",
             "s4[195,193]{0,1:E(4)}",

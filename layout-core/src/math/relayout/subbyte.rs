@@ -12,7 +12,7 @@ use super::kernels::RelayoutKernel;
 use super::loops::each;
 use super::modes::{Mode, Nest};
 use super::simd;
-use super::transpose::{self, Blocks};
+use super::transpose::{self, Whole};
 use super::tuning::{COLS_HERE, PIECE, ROWS, RUN_SLOTS, SPAN};
 
 /// Copies box `n` of `w`-bit slots (`w` 1, 2 or 4): the kernel it took,
@@ -58,7 +58,7 @@ pub(crate) fn choose(n: &Nest, w: usize) -> Option<RelayoutKernel> {
             }
         }
     }
-    transpose::each_box_whole(n, ROWS, COLS_HERE, &mut |_, _, _| {})
+    transpose::each_box_whole(n, ROWS, COLS_HERE, &mut |_| {})
         .then_some(RelayoutKernel::PackedBlocks)
 }
 
@@ -104,7 +104,11 @@ fn copy_w<const W: usize>(n: &Nest, src: &[u8], dst: &mut [u8]) -> Option<bool> 
     let mut span_buf = [0u8; PIECE];
     let mut row_buf = [0u8; PIECE];
     let mut whole = [[0u8; 1]; SPAN];
-    let done = transpose::each_box_whole(n, ROWS, COLS_HERE, &mut |b: &Blocks, s, d| {
+    let done = transpose::each_box_whole(n, ROWS, COLS_HERE, &mut |part| {
+        let (b, s, d) = match part {
+            Whole::Blocks(b, s, d) => (b, s, d),
+            Whole::Line(n) => return line::<W>(n, 1, src, dst),
+        };
         let (rows, cols) = (b.rows(), b.cols());
         let (p, q) = (rows.len(), cols.len());
         let (ps, qs) = b.strides();
@@ -218,7 +222,11 @@ where
     let a = a_bytes.as_chunks_mut::<G>().0;
     let t = t_bytes.as_chunks_mut::<G>().0;
     let cols_most = COLS_HERE / G;
-    transpose::each_box_whole(n, ROWS, cols_most, &mut |b: &Blocks, s, d| {
+    transpose::each_box_whole(n, ROWS, cols_most, &mut |part| {
+        let (b, s, d) = match part {
+            Whole::Blocks(b, s, d) => (b, s, d),
+            Whole::Line(n) => return line::<4>(n, G, src, dst),
+        };
         let (rows, cols) = (b.rows(), b.cols());
         let (p, q) = (rows.len(), cols.len());
         let (ps, qs) = b.strides();
@@ -269,6 +277,23 @@ where
     })
 }
 
+/// A box of one loop or none, as the blocks leave it (one row or one
+/// column of them): `g` slots (contiguous on both sides) at each step,
+/// moved through a byte each.
+fn line<const W: usize>(n: &Nest, g: usize, src: &[u8], dst: &mut [u8]) {
+    let mut buf = [0u8; 4];
+    let buf = &mut buf[..g.min(4)];
+    let (s, d) = (n.src as usize, n.dst as usize);
+    let (range, ms, md) = match n.loops().first() {
+        Some(m) => (m.range as usize, m.src as usize, m.dst as usize),
+        None => (1, 0, 0),
+    };
+    for k in 0..range {
+        unpack::<W>(src, s + k * ms, buf);
+        pack::<W>(buf, dst, d + k * md);
+    }
+}
+
 /// Whether the runs of `g` slots that box `n` walks are contiguous along
 /// its first destination loop and its first source loop.
 fn contiguous_units(n: &Nest, g: u64) -> bool {
@@ -278,8 +303,7 @@ fn contiguous_units(n: &Nest, g: u64) -> bool {
 
 /// Whether [`units`] takes box `n` (its tests, without copying).
 fn units_fit<const G: usize>(n: &Nest) -> bool {
-    contiguous_units(n, G as u64)
-        && transpose::each_box_whole(n, ROWS, COLS_HERE / G, &mut |_, _, _| {})
+    contiguous_units(n, G as u64) && transpose::each_box_whole(n, ROWS, COLS_HERE / G, &mut |_| {})
 }
 
 /// Slots `at..at + out.len()` of `src` (`W` bits each), one per byte of

@@ -251,57 +251,86 @@ pub(crate) fn each_box(
     q_most: usize,
     f: &mut dyn FnMut(&Blocks, u64, u64),
 ) -> bool {
-    blocks_of(n, p_most, q_most, false, f)
+    blocks_of(n, p_most, q_most, false, &mut |w| {
+        if let Whole::Blocks(b, s, d) = w {
+            f(b, s, d);
+        }
+    })
+}
+
+/// What [`each_box_whole`] hands on: blocks (with the source and
+/// destination offsets they start at), or a part of the box left with a
+/// single loop (one row or one column), which is no block.
+pub(crate) enum Whole<'a> {
+    Blocks(&'a Blocks, u64, u64),
+    Line(&'a Nest),
 }
 
 /// [`each_box`] with blocks of exactly `p_most` by `q_most` where a loop
 /// is longer: a loop that the most does not divide is cut into whole
-/// blocks and the rest. The packed kernels move whole vectors of slots
-/// this way, with every block starting at the same place in its byte.
+/// blocks and the rest (also a loop that the blocks take only a small
+/// divisor of). The packed kernels move whole vectors of slots this way,
+/// with every block starting at the same place in its byte. A part that
+/// such a cut leaves with a single loop (4097 columns cut into 4096 and
+/// 1) is handed on as a [`Whole::Line`].
 #[inline(never)]
 pub(crate) fn each_box_whole(
     n: &Nest,
     p_most: usize,
     q_most: usize,
-    f: &mut dyn FnMut(&Blocks, u64, u64),
+    f: &mut dyn FnMut(Whole<'_>),
 ) -> bool {
     blocks_of(n, p_most, q_most, true, f)
 }
 
+/// The blocks of [`each_box`] (`whole_blocks` false: no lines) or
+/// [`each_box_whole`].
 fn blocks_of(
     n: &Nest,
     p_most: usize,
     q_most: usize,
     whole_blocks: bool,
-    f: &mut dyn FnMut(&Blocks, u64, u64),
+    f: &mut dyn FnMut(Whole<'_>),
 ) -> bool {
     let loops = n.loops();
     if loops.len() < 2 {
-        return false;
+        if whole_blocks {
+            f(Whole::Line(n));
+        }
+        return whole_blocks;
     }
     // The first row loop, and the first column loop.
     let c0 = (1..loops.len()).min_by_key(|&i| loops[i].src).unwrap_or(1);
+    let mut cut = None;
     for (i, most) in [(0, p_most.min(ROWS)), (c0, q_most.min(COLS))] {
         let r = loops[i].range;
         let most = most as u64;
         let least = if whole_blocks { most } else { most / 2 };
         if r > most && (divisor_up_to(r, most as usize) as u64) < least {
-            let whole = r / most * most;
-            let (a, b) = n.cut(i, whole);
-            return blocks_of(&a, p_most, q_most, whole_blocks, f)
-                && blocks_of(&b, p_most, q_most, whole_blocks, f);
+            cut = Some((i, r / most * most));
+            break;
         }
     }
-    match Blocks::plan_at_most(n, p_most, q_most) {
-        Some(Blocks {
-            poor: Some((i, whole)),
-            ..
-        }) if whole_blocks => {
-            let (a, b) = n.cut(i, whole);
-            blocks_of(&a, p_most, q_most, true, f) && blocks_of(&b, p_most, q_most, true, f)
-        }
+    let planned = match cut {
+        Some(_) => None,
+        None => Blocks::plan_at_most(n, p_most, q_most),
+    };
+    if let Some(Blocks {
+        poor: Some((i, whole)),
+        ..
+    }) = planned
+        && whole_blocks
+    {
+        cut = Some((i, whole));
+    }
+    if let Some((i, whole)) = cut {
+        let (a, b) = n.cut(i, whole);
+        return blocks_of(&a, p_most, q_most, whole_blocks, f)
+            && blocks_of(&b, p_most, q_most, whole_blocks, f);
+    }
+    match planned {
         Some(b) => {
-            f(&b, n.src, n.dst);
+            f(Whole::Blocks(&b, n.src, n.dst));
             true
         }
         None => false,
