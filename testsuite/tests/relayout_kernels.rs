@@ -10,8 +10,12 @@ use slots::matches_slots;
 use xla_layout::{parse_array, RelayoutPlan};
 
 /// The kernel each family gets, as `describe` reports it, and the copy
-/// right: in this (debug) build every box's copy also checks that the
-/// kernel it took is the one `describe` names.
+/// right. The kernel reported is the kernel that runs: for whole slots
+/// the copy runs what `kernels::choose` names, the function `describe`
+/// asks (layout-core's unit test `the_kernel_described_is_the_kernel_run`
+/// watches the kernels start on these pairs); in this (debug) build every
+/// packed box's copy also checks that the kernel it took is the one
+/// `describe` names.
 #[test]
 fn each_family_gets_its_kernel() {
     use xla_layout::RelayoutKernel::*;

@@ -1,7 +1,10 @@
 //! What a plan does, in words: [`RelayoutPlan::describe`]. The kernel of
-//! a box is found by the same tests the copy makes (`kernels::choose`,
-//! checked against the kernel the copy took in debug builds), so the
-//! description cannot drift from what runs.
+//! a box of whole slots is `kernels::choose`'s answer for it, the
+//! function the copy itself asks before it runs the kernel named (there
+//! is no other choice on the way); that of packed slots is found by the
+//! same tests the packed copy makes (`bits::Copier::choose`, checked
+//! against the kernel the copy took in debug builds). So the description
+//! cannot drift from what runs.
 
 use core::fmt;
 
@@ -106,8 +109,9 @@ impl fmt::Display for RelayoutSteps {
 
 impl RelayoutPlan {
     /// What this plan does: the slots, the boxes, and the loops and
-    /// kernel of the first box. The kernel is decided by the tests the
-    /// copy itself makes, so a test can assert which kernel a pair gets.
+    /// kernel of the first box. The kernel is the one the copy runs (both
+    /// ask the same functions), so a test can assert which kernel a pair
+    /// gets.
     /// (Typed copies without the `simd` feature take the same kernels on
     /// their elements.)
     ///

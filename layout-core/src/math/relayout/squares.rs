@@ -6,7 +6,7 @@
 
 use core::ops::Range;
 
-use super::kernels::RelayoutKernel;
+use super::kernels::{note, RelayoutKernel};
 use super::loops::{divisor_up_to, each, each_ahead, in_source_order, Fix};
 use super::modes::{Mode, Nest, MODES};
 use super::simd;
@@ -135,20 +135,23 @@ impl Tuned {
     }
 }
 
-/// Transposed blocks: `None` (nothing copied) when the box is not one,
-/// else the kernel that copied it.
+/// Copies box `n` by its tuned blocks, as [`Tuned::plan`] makes them:
+/// by the kernel (weave, split or squares) that `kernels::choose` read
+/// from the same plan. The box is one `choose` gave such a kernel (so a
+/// transpose).
 #[inline(never)]
-pub(crate) fn blocks<T: Copy + 'static, X: Fix<T>>(
-    n: &Nest,
-    src: &[T],
-    dst: &mut [T],
-) -> Option<RelayoutKernel> {
-    let Tuned {
+pub(crate) fn blocks<T: Copy + 'static, X: Fix<T>>(n: &Nest, src: &[T], dst: &mut [T]) {
+    let Some(Tuned {
         block,
         mut outer,
         len,
         kind,
-    } = Tuned::plan(n, core::mem::size_of::<T>(), X::SAME)?;
+    }) = Tuned::plan(n, core::mem::size_of::<T>(), X::SAME)
+    else {
+        // `choose` names the tuned blocks only where they plan.
+        unreachable!()
+    };
+    note(kind);
     let outer = &mut outer[..len];
     match kind {
         RelayoutKernel::Weave => {
@@ -186,7 +189,6 @@ pub(crate) fn blocks<T: Copy + 'static, X: Fix<T>>(
             block.copy::<T, X>(src, s, dst, d)
         }),
     }
-    Some(kind)
 }
 
 /// The offset of step `i` of a block's side: one loop of stride `inner`
