@@ -19,6 +19,7 @@ use core::fmt;
 use super::loops::{divisor_up_to, each, in_source_order, Fix, Same, Transposed};
 use super::modes::{Mode, Nest, MODES};
 use super::squares::{blocks, tuned, Tuned};
+use super::staged;
 use super::transpose;
 use super::tuning::{SUB_TILES_LEAST, TILE_RUNS, TILE_RUN_BYTES, UNITS_LEAST};
 
@@ -157,14 +158,15 @@ pub(crate) fn copy_nest<T: Copy + 'static>(n: &Nest, src: &[T], dst: &mut [T]) {
         RelayoutKernel::Units => match n.modes[0].range {
             2 if const { matches!(core::mem::size_of::<T>(), 1 | 2) } => units::<T, 2>(n, src, dst),
             4 if const { core::mem::size_of::<T>() == 1 } => units::<T, 4>(n, src, dst),
-            _ => unreachable!(),
+            // (`choose` names units only for these sizes.)
+            _ => any_box::<T, Same>(n, src, dst),
         },
         RelayoutKernel::SubTiles => match n.modes[0].range {
             2 if const { matches!(core::mem::size_of::<T>(), 1 | 2) } => {
                 sub_tiles::<T, 2, 4>(n, src, dst)
             }
             4 if const { core::mem::size_of::<T>() == 1 } => sub_tiles::<T, 4, 16>(n, src, dst),
-            _ => unreachable!(),
+            _ => any_box::<T, Same>(n, src, dst),
         },
         kernel => fixed::<T, Same>(kernel, n, src, dst),
     }
@@ -190,7 +192,7 @@ pub(crate) fn choose(n: &Nest, size: usize) -> RelayoutKernel {
         // transposed tiling): blocks of such runs, each taken as one
         // element.
         let r = sub_tile_side(size, m0.range);
-        if r > 0 && units_fit(n, r) {
+        if r > 0 && (units_fit(n, r) || staged_fit(n, r, size)) {
             return RelayoutKernel::Units;
         }
         return RelayoutKernel::Runs;
@@ -224,6 +226,13 @@ fn sub_tile_side(size: usize, range: u64) -> u64 {
 #[inline(never)]
 fn units_fit(n: &Nest, r: u64) -> bool {
     units_nest(n, r).is_some_and(|u| u.transposed().is_some())
+}
+
+/// Whether the staged units take box `n` (runs of `r` elements of `size`
+/// bytes, whole in the destination, not in the source: `staged.rs`).
+#[inline(never)]
+fn staged_fit(n: &Nest, r: u64, size: usize) -> bool {
+    staged::nest(n, r).is_some_and(|u| staged::fits(&u, size, r as usize))
 }
 
 /// Whether [`sub_tiles`] takes box `n` (`k` x `k` sub-tiles).
@@ -350,11 +359,19 @@ fn tiles_of_runs(order: &mut [Mode; MODES], k: usize, run_bytes: usize) -> usize
 #[inline(never)]
 fn units<T: Copy + 'static, const R: usize>(n: &Nest, src: &[T], dst: &mut [T]) {
     note(RelayoutKernel::Units);
-    let Some(u) = units_nest(n, R as u64) else {
-        // `choose` names units only where `units_fit`.
-        unreachable!()
-    };
-    blocks::<_, Same>(&u, src.as_chunks::<R>().0, dst.as_chunks_mut::<R>().0);
+    if units_fit(n, R as u64)
+        && let Some(u) = units_nest(n, R as u64)
+    {
+        return blocks::<_, Same>(&u, src.as_chunks::<R>().0, dst.as_chunks_mut::<R>().0);
+    }
+    // Runs whole in the destination only: through the stack
+    // (`staged_fit`, the other test `choose` made).
+    if let Some(u) = staged::nest(n, R as u64)
+        && staged::copy::<T, R>(&u, src, dst)
+    {
+        return;
+    }
+    any_box::<T, Same>(n, src, dst);
 }
 
 /// The loops of [`units`] over runs of `r` elements (offsets in runs),
@@ -390,7 +407,7 @@ fn sub_tiles<T: Copy + 'static, const K: usize, const KK: usize>(
     note(RelayoutKernel::SubTiles);
     let Some(u) = sub_tile_nest(n, K as u64, SUB_TILES_LEAST) else {
         // `choose` names sub-tiles only where `sub_tiles_fit`.
-        unreachable!()
+        return any_box::<T, Same>(n, src, dst);
     };
     copy_fixed::<[T; KK], Transposed<K>>(&u, src.as_chunks::<KK>().0, dst.as_chunks_mut::<KK>().0);
 }
@@ -453,8 +470,20 @@ fn fixed<T: Copy + 'static, X: Fix<T>>(kernel: RelayoutKernel, n: &Nest, src: &[
             blocks::<T, X>(n, src, dst)
         }
         RelayoutKernel::Strided => strided::<T, X>(n, src, dst),
-        // `choose_fixed` names no other kernel.
-        _ => unreachable!(),
+        // (`choose_fixed` names no other kernel.)
+        _ => any_box::<T, X>(n, src, dst),
+    }
+}
+
+/// Any box, element by element: strided steps, or its one element. What
+/// a kernel falls back to if it is handed a box it cannot take, which
+/// [`choose`] never does (a copy that is right, if slow, rather than a
+/// panic).
+pub(crate) fn any_box<T: Copy + 'static, X: Fix<T>>(n: &Nest, src: &[T], dst: &mut [T]) {
+    if n.loops().is_empty() {
+        dst[n.dst as usize] = X::fix(src[n.src as usize]);
+    } else {
+        strided::<T, X>(n, src, dst);
     }
 }
 
@@ -463,8 +492,10 @@ fn general_blocks<T: Copy + 'static>(n: &Nest, src: &[T], dst: &mut [T]) {
     note(RelayoutKernel::Blocks);
     let (pm, qm) = transpose::sides(core::mem::size_of::<T>());
     let planned = transpose::each_box(n, pm, qm, &mut |b, s, d| b.copy(src, s, dst, d));
-    // `choose_fixed` planned the same box the same way.
-    debug_assert!(planned, "blocks of {n:?}");
+    // `choose_fixed` planned the same box the same way, so this holds.
+    if !planned {
+        any_box::<T, Same>(n, src, dst);
+    }
 }
 
 /// [`RelayoutKernel::Strided`]: element by element along the first loop,

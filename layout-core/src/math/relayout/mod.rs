@@ -30,6 +30,7 @@ mod padding;
 mod parallel;
 mod simd;
 mod squares;
+mod staged;
 mod subbyte;
 mod transpose;
 mod tuning;

@@ -143,12 +143,22 @@ fn fill_nest(n: &Nest, start: u64, end: u64, put: &mut dyn FnMut(u64, u64)) {
         .saturating_sub(n.dst.saturating_add(span - 1))
         .div_ceil(step);
     let last = end.saturating_sub(n.dst).div_ceil(step).min(top.range);
+    // The inner loops that continue one run of the destination (the
+    // source's strides do not matter here: nothing is read): a `(2,1)`
+    // sub-tile's pair and the columns after it are one run of padding,
+    // not runs of two.
+    let mut run = 1u64;
+    let mut merged = 0;
+    for m in inner {
+        if m.dst != run {
+            break;
+        }
+        run = run.saturating_mul(m.range);
+        merged += 1;
+    }
+    let rest = &inner[merged..];
     for k in first..last {
         let base = n.dst + k * top.dst;
-        match inner.split_first() {
-            None => put(base as usize, 1),
-            Some((m0, rest)) if m0.dst == 1 => loops::each(rest, 0, base, |_, d| put(d, m0.range)),
-            Some(_) => loops::each(inner, 0, base, |_, d| put(d, 1)),
-        }
+        loops::each(rest, 0, base, |_, d| put(d, run));
     }
 }

@@ -6,7 +6,7 @@
 
 use core::ops::Range;
 
-use super::kernels::{note, RelayoutKernel};
+use super::kernels::{any_box, note, RelayoutKernel};
 use super::loops::{divisor_up_to, each, each_ahead, in_source_order, Fix};
 use super::modes::{Mode, Nest, MODES};
 use super::simd;
@@ -148,8 +148,9 @@ pub(crate) fn blocks<T: Copy + 'static, X: Fix<T>>(n: &Nest, src: &[T], dst: &mu
         kind,
     }) = Tuned::plan(n, core::mem::size_of::<T>(), X::SAME)
     else {
-        // `choose` names the tuned blocks only where they plan.
-        unreachable!()
+        // `choose` names the tuned blocks only where they plan; were it
+        // otherwise, element by element.
+        return any_box::<T, X>(n, src, dst);
     };
     note(kind);
     let outer = &mut outer[..len];

@@ -1,0 +1,115 @@
+//! Runs of 2 or 4 one- or two-byte elements, contiguous on both sides (the
+//! `(2,1)` and `(4,1)` sub-tiles of a tiling), that the rest of the box
+//! transposes, where the runs start on whole runs in the destination but
+//! not in the source: an odd dimension on the source's side
+//! (`bf16[129,4097]{1,0}` -> `{0,1:T(8,128)(2,1)}`) starts every other
+//! source row at an odd element. The `units` kernel takes runs as single
+//! elements only where both sides hold whole runs; here each block's
+//! source rows are first copied to the stack, where every run is whole,
+//! and the block is transposed from there a run at a time.
+
+use super::loops::each;
+use super::modes::Nest;
+use super::simd;
+use super::transpose::{self, Whole};
+use super::tuning::{ROWS, UNITS_LEAST};
+
+/// Most runs in one block (its copy on the stack).
+const BLOCK_RUNS: usize = 2048;
+
+/// The nest over runs of `r` elements of box `n` (source offsets and
+/// strides in elements, destination ones in runs), where `n`'s first
+/// loop is such runs, the destination holds whole runs, the runs are
+/// contiguous along the rest's first destination loop and its first
+/// source loop, and there are at least [`UNITS_LEAST`] of them; else
+/// `None`.
+pub(crate) fn nest(n: &Nest, r: u64) -> Option<Nest> {
+    let (m0, rest) = n.loops().split_first()?;
+    if (m0.range, m0.src, m0.dst) != (r, 1, 1) || rest.len() < 2 {
+        return None;
+    }
+    let count = rest.iter().fold(1u64, |c, m| c.saturating_mul(m.range));
+    let whole = |x: u64| x.is_multiple_of(r);
+    if count < UNITS_LEAST || !whole(n.dst) || !rest.iter().all(|m| whole(m.dst)) {
+        return None;
+    }
+    if rest[0].dst != r || rest[1..].iter().map(|m| m.src).min() != Some(r) {
+        return None;
+    }
+    Some(Nest::scaled(rest, 1, r, n.src, n.dst / r))
+}
+
+/// Whether [`copy`] takes the runs' nest `u` (its tests, without copying).
+pub(crate) fn fits(u: &Nest, size: usize, r: usize) -> bool {
+    let (pm, qm) = sides(size, r);
+    transpose::each_box_whole(u, pm, qm, &mut |_| {})
+}
+
+/// The rows and columns of a block of runs of `r` elements of `size`
+/// bytes: the general blocks' sides, within [`BLOCK_RUNS`].
+fn sides(size: usize, r: usize) -> (usize, usize) {
+    let (p, q) = transpose::sides(size * r);
+    (p, q.min(BLOCK_RUNS / p.max(1)))
+}
+
+/// Copies the runs' nest `u` ([`nest`]) of box runs of `R` elements.
+/// `false` where the blocks do not apply (nothing is copied then).
+#[inline(never)]
+pub(crate) fn copy<T: Copy + 'static, const R: usize>(u: &Nest, src: &[T], dst: &mut [T]) -> bool {
+    let Some(&any) = src.first() else {
+        return false;
+    };
+    let (pm, qm) = sides(core::mem::size_of::<T>(), R);
+    let dst = dst.as_chunks_mut::<R>().0;
+    let mut a = [[any; R]; BLOCK_RUNS];
+    let run = |s: usize| -> [T; R] { core::array::from_fn(|k| src[s + k]) };
+    transpose::each_box_whole(u, pm, qm, &mut |part| {
+        let (b, s, d) = match part {
+            Whole::Blocks(b, s, d) => (b, s, d),
+            Whole::Line(n) => {
+                let (range, ms, md) = n.loops().first().map_or((1, 0, 0), |m| {
+                    (m.range as usize, m.src as usize, m.dst as usize)
+                });
+                let (s, d) = (n.src as usize, n.dst as usize);
+                for k in 0..range {
+                    dst[d + k * md] = run(s + k * ms);
+                }
+                return;
+            }
+        };
+        let (rows, cols) = (b.rows(), b.cols());
+        let (p, q) = (rows.len(), cols.len());
+        let (ps, qs) = b.strides();
+        if ps != 1 || qs != R {
+            // Not runs of runs: one run at a time.
+            each(b.outer(), s, d, |s, d| {
+                for (j, &c) in cols.iter().enumerate() {
+                    for (i, &r) in rows.iter().enumerate() {
+                        dst[d + c + i * ps] = run(s + r + j * qs);
+                    }
+                }
+            });
+            return;
+        }
+        // Row `i` of the copy starts at `i * q`.
+        let mut a_rows = [0usize; ROWS];
+        for (i, r) in a_rows[..p].iter_mut().enumerate() {
+            *r = i * q;
+        }
+        each(b.outer(), s, d, |s, d| {
+            for (i, &r) in rows.iter().enumerate() {
+                let from = s + r;
+                a[i * q..(i + 1) * q]
+                    .as_flattened_mut()
+                    .copy_from_slice(&src[from..from + q * R]);
+            }
+            let (pn, qn) = simd::table_block(&a, 0, &a_rows[..p], dst, d, cols);
+            for (j, &c) in cols.iter().enumerate() {
+                let from = if j < qn { pn } else { 0 };
+                for i in from..p {
+                    dst[d + c + i] = a[i * q + j];
+                }
+            }
+        });
+    })
+}
