@@ -45,6 +45,10 @@ fn each_family_gets_its_kernel() {
             SubTiles,
         ),
         ("s8[256,512]{1,0}", "s8[256,512]{0,1:T(8,128)(4,1)}", Units),
+        // Runs whole in the destination, not in the source (rows of an
+        // odd number of pairs, of 130 bytes): staged on the stack.
+        ("u8[64,130]{1,0}", "u8[64,130]{0,1:T(32,128)(4,1)}", Units),
+        ("bf16[32,67]{1,0}", "bf16[32,67]{0,1:T(8,128)(2,1)}", Units),
         // Packed slots: each packed kernel.
         (
             "s4[256,512]{1,0:E(4)}",
@@ -116,6 +120,9 @@ fn general_blocks_match_every_element() {
     for (from, to) in [
         ("s4[14,675]{1,0:E(4)}", "s4[14,675]{0,1:E(4)}"),
         ("s4[70,257]{1,0:E(4)}", "s4[70,257]{0,1:E(4)}"),
+        ("u8[64,130]{1,0}", "u8[64,130]{0,1:T(32,128)(4,1)}"),
+        ("bf16[32,67]{1,0}", "bf16[32,67]{0,1:T(8,128)(2,1)}"),
+        ("bf16[129,41]{1,0}", "bf16[129,41]{0,1:T(8,128)(2,1)}"),
         ("s4[129,66]{1,0:E(4)}", "s4[129,66]{0,1:E(4)}"),
         (
             "s4[195,193]{0,1:T(16,128)(2,1)E(4)}",
