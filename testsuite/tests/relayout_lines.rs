@@ -77,6 +77,13 @@ fn lines_write_what_the_relayout_writes() {
             "f16[51,128,67]{2,1,0}",
             Blocks,
         ),
+        // Source rows of every other slot (the other is the padding of a
+        // `(2,1)` pair): blocks whose rows are no runs.
+        (
+            "bf16[16,130,24,1]{1,3,0,2:T(4,128)(2,1)}",
+            "bf16[16,130,24,1]{3,2,0,1}",
+            Blocks,
+        ),
         // No blocks: strided steps; no common chains: element by element.
         ("f32[40,1]{1,0}", "f32[40,1]{1,0:T(8,128)}", Strided),
         ("f32[12,8]{1,0:T(4,8)}", "f32[12,8]{1,0:T(3,8)}", General),
@@ -89,6 +96,8 @@ fn lines_write_what_the_relayout_writes() {
             Packed,
         ),
         ("s4[16,18]{1,0:E(4)}", "s4[16,18]{0,1}", Packed),
+        // Odd sides: the cut into whole blocks leaves single rows.
+        ("s4[65,129]{1,0:E(4)}", "s4[65,129]{0,1:E(4)}", Packed),
         ("u2[33,70]{1,0:E(2)}", "u2[33,70]{0,1:E(2)}", Packed),
     ] {
         let (a, b) = (parse_array(from).unwrap(), parse_array(to).unwrap());

@@ -448,17 +448,19 @@ impl RelayoutPlan {
     /// For benchmarks only, not a stable API, and NOT a relayout: the
     /// bytes [`RelayoutPlan::run_bytes`] reads and writes, the same lines
     /// in the same order, moved without transposing them, so that a
-    /// benchmark can set a copy's speed against its ceiling (the
+    /// benchmark can set a copy's speed against this ceiling (the
     /// `relayout_pairs` bench's `lines` and `of lines` columns). The
-    /// padding is filled as `run_bytes` fills it; every box is walked as
-    /// `run_bytes` walks it: runs contiguous on both sides by the same
-    /// kernel, other boxes in the general blocks' blocks and order, each
+    /// padding is filled as `run_bytes` fills it and every box is walked
+    /// as `run_bytes` walks it: runs contiguous on both sides by the same
+    /// kernel; other boxes in the general blocks' blocks and order, each
     /// block's source rows written into its destination columns as they
-    /// come, element `k` read into slot `k` written (so elements land in
-    /// the wrong slots), in pieces contiguous on both sides. Where no
-    /// blocks of runs apply, a box goes in source order; packed slots go
-    /// in bytes, approximately (see `relayout/ceiling.rs`). Takes the
-    /// buffers `run_bytes` takes, with the same length errors.
+    /// come (element `k` read into slot `k` written, so elements land in
+    /// the wrong slots), in pieces contiguous on both sides; blocks whose
+    /// rows or columns are no runs element by element as the blocks copy
+    /// them; boxes no blocks take in source order. Packed slots go in
+    /// bytes, approximately. `relayout/ceiling.rs` has the details. Takes
+    /// the buffers `run_bytes` takes, with the same length errors, and
+    /// writes every byte `run_bytes` writes.
     ///
     /// ```
     /// # use layout_core as xla_layout;
