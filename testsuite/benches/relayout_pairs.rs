@@ -13,6 +13,10 @@
 //! box's loops (`RelayoutPlan::describe`); with `rayon`, the `x1` column
 //! is the threads' speed as a multiple of one thread's on the same copy
 //! (the goal is at least 0.9 on every pair).
+//! The same rounds time the lines copy (`RelayoutPlan::run_bytes_lines`,
+//! the relayout's lines in its order without the transposing: its
+//! ceiling): `lines` is its fraction of memcpy, `of lines` the relayout's
+//! speed as a fraction of its (lines time over relayout time).
 //!
 //! Run: `cargo bench -p xla-layout-testsuite --bench relayout_pairs`
 //! (add `--features rayon` for the threads' columns; `simd` is a default
@@ -208,6 +212,7 @@ fn main() {
     let mut many = Vec::new();
     let mut gains = Vec::new();
     let mut lines = Vec::new();
+    let (mut ceil, mut of_ceil) = (Vec::new(), Vec::new());
     let threaded = cfg!(feature = "rayon");
     println!(
         "relayout_pairs: seed {seed}, {count} pairs, {rounds} rounds, simd {}, rayon {}",
@@ -215,8 +220,8 @@ fn main() {
         threaded
     );
     println!(
-        "{:>3} {:>7} {:>7} {:>5} {:>16}  pair (then its loops, innermost first)",
-        "#", "1 core", "threads", "x1", "kernel"
+        "{:>3} {:>7} {:>7} {:>5} {:>7} {:>8} {:>16}  pair (then its loops, innermost first)",
+        "#", "1 core", "threads", "x1", "lines", "of lines", "kernel"
     );
     for (i, (from, to)) in pairs.iter().enumerate() {
         if !only.is_empty() && !only.contains(&i) {
@@ -232,10 +237,12 @@ fn main() {
         let bytes: Vec<u8> = (0..dst.len()).map(|i| (i * 5 + 1) as u8).collect();
         let mut copy = vec![1u8; dst.len()];
         let (mut tm, mut tr, mut tmt, mut tt) = (vec![], vec![], vec![], vec![]);
+        let mut tl = vec![];
         // One untimed round first: pages mapped, caches warm.
         for round in 0..=rounds {
             let m = time(|| copy.copy_from_slice(black_box(&bytes)));
             let r = time(|| plan.run_bytes(black_box(&src), &mut dst).unwrap());
+            let l = time(|| plan.run_bytes_lines(black_box(&src), &mut dst).unwrap());
             #[cfg(feature = "rayon")]
             let (mt, t) = {
                 use rayon::prelude::*;
@@ -253,11 +260,16 @@ fn main() {
             if round > 0 {
                 tm.push(m);
                 tr.push(r);
+                tl.push(l);
                 tmt.push(mt);
                 tt.push(t);
             }
         }
         let f1 = median(&mut tm).as_secs_f64() / median(&mut tr).as_secs_f64();
+        let fl = median(&mut tm).as_secs_f64() / median(&mut tl).as_secs_f64();
+        let fo = median(&mut tl).as_secs_f64() / median(&mut tr).as_secs_f64();
+        ceil.push(fl);
+        of_ceil.push(fo);
         let ft = median(&mut tmt).as_secs_f64() / median(&mut tt).as_secs_f64();
         // The threads' speed as a multiple of one thread's (the same copy).
         let gain = median(&mut tr).as_secs_f64() / median(&mut tt).as_secs_f64();
@@ -277,24 +289,34 @@ fn main() {
             ("-".to_string(), "-".to_string())
         };
         println!(
-            "{i:>3} {f1:>7.3} {ft_text:>7} {gain_text:>5} {kernel:>16}  {from} -> {to}\n{:>27}[{}]",
+            "{i:>3} {f1:>7.3} {ft_text:>7} {gain_text:>5} {fl:>7.3} {fo:>8.3} {kernel:>16}  {from} -> {to}\n{:>27}[{}]",
             "",
             loops.join(" ")
         );
         lines.push(format!(
-            "{{\"pair\":{i},\"from\":\"{from}\",\"to\":\"{to}\",\"kernel\":\"{kernel}\",\"bytes\":{},\"one\":{f1:.4},\"threads\":{},\"threads_over_one\":{}}}",
+            "{{\"pair\":{i},\"from\":\"{from}\",\"to\":\"{to}\",\"kernel\":\"{kernel}\",\"bytes\":{},\"one\":{f1:.4},\"threads\":{},\"threads_over_one\":{},\"lines\":{fl:.4},\"of_lines\":{fo:.4}}}",
             dst.len(),
             if threaded { format!("{ft:.4}") } else { "null".into() },
             if threaded { format!("{gain:.4}") } else { "null".into() }
         ));
     }
-    for (name, xs) in [("1 core", &mut one), ("threads", &mut many)] {
+    for (name, xs) in [
+        ("1 core", &mut one),
+        ("threads", &mut many),
+        ("lines", &mut ceil),
+        ("of lines", &mut of_ceil),
+    ] {
         if name == "threads" && !threaded || xs.is_empty() {
             continue;
         }
         xs.sort_by(f64::total_cmp);
+        let of = if name == "of lines" {
+            "the lines copy"
+        } else {
+            "memcpy"
+        };
         println!(
-            "{name}: median {:.3}, slowest tenth {:.3}, worst {:.3} (fractions of memcpy)",
+            "{name}: median {:.3}, slowest tenth {:.3}, worst {:.3} (fractions of {of})",
             quantile(xs, 0.5),
             quantile(xs, 0.1),
             xs[0]

@@ -21,6 +21,7 @@
 //! only on the input elements.
 
 mod bits;
+mod ceiling;
 mod describe;
 mod kernels;
 mod loops;
@@ -443,6 +444,43 @@ impl RelayoutPlan {
     #[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]
     pub fn par_run_bytes(&self, src: &[u8], dst: &mut [u8]) -> Result<(), Error> {
         self.run_bytes_on(src, dst, true)
+    }
+
+    /// For benchmarks only, not a stable API, and NOT a relayout: the
+    /// bytes [`RelayoutPlan::run_bytes`] reads and writes, the same lines
+    /// in the same order, moved without transposing them, so that a
+    /// benchmark can set a copy's speed against this ceiling (the
+    /// `relayout_pairs` bench's `lines` and `of lines` columns). The
+    /// padding is filled as `run_bytes` fills it and every box is walked
+    /// as `run_bytes` walks it: runs contiguous on both sides by the same
+    /// kernel; other boxes in the general blocks' blocks and order, each
+    /// block's source rows written into its destination columns as they
+    /// come (element `k` read into slot `k` written, so elements land in
+    /// the wrong slots), in pieces contiguous on both sides; blocks whose
+    /// rows or columns are no runs element by element as the blocks copy
+    /// them; boxes no blocks take in source order. Packed slots go in
+    /// bytes, approximately. `relayout/ceiling.rs` has the details. Takes
+    /// the buffers `run_bytes` takes, with the same length errors, and
+    /// writes every byte `run_bytes` writes.
+    ///
+    /// ```
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array, RelayoutPlan};
+    /// let a = parse_array("u8[2,3]{1,0}").unwrap();
+    /// let b = parse_array("u8[2,3]{0,1}").unwrap();
+    /// let plan = RelayoutPlan::new(&a, &b).unwrap();
+    /// let mut out = [0u8; 6];
+    /// plan.run_bytes_lines(&[1, 2, 3, 4, 5, 6], &mut out).unwrap();
+    /// out.sort();
+    /// assert_eq!(out, [1, 2, 3, 4, 5, 6]); // every byte moved, not in place
+    /// let short = plan.run_bytes_lines(&[0; 5], &mut out).unwrap_err();
+    /// assert_eq!(short.to_string(), "the source buffer has 5 bytes but its layout takes 6");
+    /// ```
+    #[doc(hidden)]
+    pub fn run_bytes_lines(&self, src: &[u8], dst: &mut [u8]) -> Result<(), Error> {
+        self.check_lengths(src.len(), dst.len(), self.src_bytes, self.dst_bytes)?;
+        ceiling::run(self, src, dst);
+        Ok(())
     }
 
     fn run_bytes_on(&self, src: &[u8], dst: &mut [u8], par: bool) -> Result<(), Error> {
