@@ -223,7 +223,7 @@ fn plan_blocks(
     if whole_blocks {
         return transpose::each_box_whole(n, pm, qm, f);
     }
-    transpose::each_box(n, pm, qm, &mut |b, s, d| f(Whole::Blocks(b, s, d)))
+    transpose::each_box(n, pm, qm, f)
 }
 
 /// The blocks of `b` from `s` and `d`, in source order.

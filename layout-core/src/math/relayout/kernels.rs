@@ -20,7 +20,7 @@ use super::loops::{divisor_up_to, each, in_source_order, Fix, Same, Transposed};
 use super::modes::{Mode, Nest, MODES};
 use super::squares::{blocks, tuned, Tuned};
 use super::staged;
-use super::transpose;
+use super::transpose::{self, Whole};
 use super::tuning::{SUB_TILES_LEAST, TILE_RUNS, TILE_RUN_BYTES, UNITS_LEAST};
 
 /// The kernel that copies one box of a relayout (see
@@ -255,7 +255,7 @@ fn choose_fixed(n: &Nest, size: usize, same: bool) -> RelayoutKernel {
     };
     if m0.dst == 1 && m0.src != 1 {
         let (pm, qm) = transpose::sides(size);
-        if same && !tuned(n, size) && transpose::each_box(n, pm, qm, &mut |_, _, _| {}) {
+        if same && !tuned(n, size) && transpose::each_box(n, pm, qm, &mut |_| {}) {
             return RelayoutKernel::Blocks;
         }
         if let Some(kind) = tuned_kind(n, size, same) {
@@ -491,7 +491,11 @@ pub(crate) fn any_box<T: Copy + 'static, X: Fix<T>>(n: &Nest, src: &[T], dst: &m
 fn general_blocks<T: Copy + 'static>(n: &Nest, src: &[T], dst: &mut [T]) {
     note(RelayoutKernel::Blocks);
     let (pm, qm) = transpose::sides(core::mem::size_of::<T>());
-    let planned = transpose::each_box(n, pm, qm, &mut |b, s, d| b.copy(src, s, dst, d));
+    let planned = transpose::each_box(n, pm, qm, &mut |part| match part {
+        Whole::Blocks(b, s, d) => b.copy(src, s, dst, d),
+        // One row or column that a cut left: strided steps.
+        Whole::Line(l) => any_box::<T, Same>(l, src, dst),
+    });
     // `choose_fixed` planned the same box the same way, so this holds.
     if !planned {
         any_box::<T, Same>(n, src, dst);

@@ -242,20 +242,18 @@ pub(crate) fn sides(size: usize) -> (usize, usize) {
 /// Calls `f` with the blocks of box `n` (at most `p_most` by `q_most`):
 /// where the first row or column loop is longer than that and has no
 /// divisor of at least half of it, the box is first cut in two along that
-/// loop, a part of whole blocks and the rest, each planned on its own.
-/// `false` (nothing called) where the box is no transpose.
+/// loop, a part of whole blocks and the rest, each planned on its own (a
+/// rest of one row or column is handed on as a [`Whole::Line`]).
+/// `false` where the box is no transpose (then `f` may have been called
+/// for some parts of it).
 #[inline(never)]
 pub(crate) fn each_box(
     n: &Nest,
     p_most: usize,
     q_most: usize,
-    f: &mut dyn FnMut(&Blocks, u64, u64),
+    f: &mut dyn FnMut(Whole<'_>),
 ) -> bool {
-    blocks_of(n, p_most, q_most, false, &mut |w| {
-        if let Whole::Blocks(b, s, d) = w {
-            f(b, s, d);
-        }
-    })
+    blocks_of(n, p_most, q_most, false, false, f)
 }
 
 /// What [`each_box_whole`] hands on: blocks (with the source and
@@ -280,24 +278,28 @@ pub(crate) fn each_box_whole(
     q_most: usize,
     f: &mut dyn FnMut(Whole<'_>),
 ) -> bool {
-    blocks_of(n, p_most, q_most, true, f)
+    blocks_of(n, p_most, q_most, true, false, f)
 }
 
-/// The blocks of [`each_box`] (`whole_blocks` false: no lines) or
-/// [`each_box_whole`].
+/// The blocks of [`each_box`] or [`each_box_whole`] (`whole_blocks`);
+/// `cut`: `n` is a part of a box cut here.
 fn blocks_of(
     n: &Nest,
     p_most: usize,
     q_most: usize,
     whole_blocks: bool,
+    cut: bool,
     f: &mut dyn FnMut(Whole<'_>),
 ) -> bool {
     let loops = n.loops();
     if loops.len() < 2 {
-        if whole_blocks {
+        // A box of one loop is no transpose; a part of one that a cut
+        // left with one loop is a line of it.
+        if whole_blocks || cut {
             f(Whole::Line(n));
+            return true;
         }
-        return whole_blocks;
+        return false;
     }
     // The first row loop, and the first column loop.
     let c0 = (1..loops.len()).min_by_key(|&i| loops[i].src).unwrap_or(1);
@@ -325,8 +327,8 @@ fn blocks_of(
     }
     if let Some((i, whole)) = cut {
         let (a, b) = n.cut(i, whole);
-        return blocks_of(&a, p_most, q_most, whole_blocks, f)
-            && blocks_of(&b, p_most, q_most, whole_blocks, f);
+        return blocks_of(&a, p_most, q_most, whole_blocks, true, f)
+            && blocks_of(&b, p_most, q_most, whole_blocks, true, f);
     }
     match planned {
         Some(b) => {
