@@ -12,10 +12,7 @@ use super::loops::each;
 use super::modes::Nest;
 use super::simd;
 use super::transpose::{self, Whole};
-use super::tuning::{ROWS, UNITS_LEAST};
-
-/// Most runs in one block (its copy on the stack).
-const BLOCK_RUNS: usize = 2048;
+use super::tuning::{ROWS, STAGED_RUNS, UNITS_LEAST};
 
 /// The nest over runs of `r` elements of box `n` (source offsets and
 /// strides in elements, destination ones in runs), where `n`'s first
@@ -46,10 +43,10 @@ pub(crate) fn fits(u: &Nest, size: usize, r: usize) -> bool {
 }
 
 /// The rows and columns of a block of runs of `r` elements of `size`
-/// bytes: the general blocks' sides, within [`BLOCK_RUNS`].
+/// bytes: the general blocks' sides, within [`STAGED_RUNS`].
 fn sides(size: usize, r: usize) -> (usize, usize) {
     let (p, q) = transpose::sides(size * r);
-    (p, q.min(BLOCK_RUNS / p.max(1)))
+    (p, q.min(STAGED_RUNS / p.max(1)))
 }
 
 /// Copies the runs' nest `u` ([`nest`]) of box runs of `R` elements.
@@ -61,7 +58,7 @@ pub(crate) fn copy<T: Copy + 'static, const R: usize>(u: &Nest, src: &[T], dst: 
     };
     let (pm, qm) = sides(core::mem::size_of::<T>(), R);
     let dst = dst.as_chunks_mut::<R>().0;
-    let mut a = [[any; R]; BLOCK_RUNS];
+    let mut a = [[any; R]; STAGED_RUNS];
     let run = |s: usize| -> [T; R] { core::array::from_fn(|k| src[s + k]) };
     transpose::each_box_whole(u, pm, qm, &mut |part| {
         let (b, s, d) = match part {

@@ -98,13 +98,20 @@ fn copy_w<const W: usize>(n: &Nest, src: &[u8], dst: &mut [u8]) -> Option<bool> 
             }
         }
     }
-    // Each block's rows as bytes, then its columns.
+    blocks::<W>(n, src, dst).then_some(false)
+}
+
+/// The general blocks of [`copy_w`]: each block's rows as bytes, then its
+/// columns. Out of line (its copies of a block take 21 KiB): only the
+/// kernel that runs has its tables on the stack.
+#[inline(never)]
+fn blocks<const W: usize>(n: &Nest, src: &[u8], dst: &mut [u8]) -> bool {
     let mut a = [[0u8; 1]; ROWS * COLS_HERE];
     let mut t = [[0u8; 1]; ROWS * COLS_HERE];
     let mut span_buf = [0u8; PIECE];
     let mut row_buf = [0u8; PIECE];
     let mut whole = [[0u8; 1]; SPAN];
-    let done = transpose::each_box_whole(n, ROWS, COLS_HERE, &mut |part| {
+    transpose::each_box_whole(n, ROWS, COLS_HERE, &mut |part| {
         let (b, s, d) = match part {
             Whole::Blocks(b, s, d) => (b, s, d),
             Whole::Line(n) => return line::<W>(n, 1, src, dst),
@@ -196,8 +203,7 @@ fn copy_w<const W: usize>(n: &Nest, src: &[u8], dst: &mut [u8]) -> Option<bool> 
                 }
             }
         });
-    });
-    done.then_some(false)
+    })
 }
 
 /// Box `n` of runs of `G` nibbles (contiguous on both sides) whose
@@ -205,7 +211,9 @@ fn copy_w<const W: usize>(n: &Nest, src: &[u8], dst: &mut [u8]) -> Option<bool> 
 /// to a byte per nibble (`G` bytes a run), transposed `G` bytes at a
 /// time, and each destination column packed back. `false`, with nothing
 /// copied, where the runs are not contiguous along the block's rows and
-/// columns (then the general blocks take the box).
+/// columns (then the general blocks take the box). Out of line, like
+/// [`blocks`].
+#[inline(never)]
 fn units<const G: usize>(n: &Nest, src: &[u8], dst: &mut [u8]) -> bool
 where
     [[u8; 1]; G]: Copy + 'static,

@@ -17,6 +17,13 @@ pub(crate) const ROW_BYTES: usize = 64;
 /// The bytes of one source run a block aims for: two cache lines.
 pub(crate) const COL_BYTES: usize = 128;
 
+/// Most runs in one block of the staged units (`staged.rs`), whose copy
+/// of the block's source rows is on the stack: the general blocks' sides
+/// for the runs' size fit (16 x 32 runs of 4 bytes, 2 KiB); twice those
+/// sides measured no faster (`bf16[129,4097]` into `T(8,128)(2,1)`, u8
+/// `(4,1)` against 130-byte rows, A/B, two rounds).
+pub(crate) const STAGED_RUNS: usize = 2048;
+
 // Packed slots of one width below a byte (`subbyte.rs`).
 
 /// Most columns of a block here (its stack copies are [`ROWS`] by this).
