@@ -82,6 +82,32 @@ fn zero_bits(buf: &mut [u8], a: u64, b: u64) {
     write(buf, tail, b - tail, 0);
 }
 
+/// Box `n` of slots `k` to a byte as a box of bytes, where it moves whole
+/// bytes on both sides: it starts on whole bytes, its first loop is runs
+/// of whole bytes contiguous on both sides, and every other step moves
+/// whole bytes. `None` otherwise.
+pub(crate) fn byte_nest(n: &Nest, k: u64) -> Option<Nest> {
+    let modes = n.loops();
+    let (&m0, rest) = modes.split_first()?;
+    let whole = |m: &Mode| m.src.is_multiple_of(k) && m.dst.is_multiple_of(k);
+    let runs = m0.src == 1 && m0.dst == 1 && m0.range.is_multiple_of(k);
+    if !n.src.is_multiple_of(k) || !n.dst.is_multiple_of(k) || !runs || !rest.iter().all(whole) {
+        return None;
+    }
+    let run = m0.range / k;
+    Some(if run > 1 {
+        let mut b = Nest::scaled(modes, k, k, n.src / k, n.dst / k);
+        b.modes[0] = Mode {
+            range: run,
+            src: 1,
+            dst: 1,
+        };
+        b
+    } else {
+        Nest::scaled(rest, k, k, n.src / k, n.dst / k)
+    })
+}
+
 /// Copies one element type between slots of `src_bits` and `dst_bits`.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Copier {
@@ -206,7 +232,7 @@ impl Copier {
             return None;
         }
         let bytes = |m: &Mode| m.src.is_multiple_of(k) && m.dst.is_multiple_of(k);
-        if m0.src == 1 && m0.dst == 1 && m0.range % k == 0 && rest.iter().all(bytes) {
+        if byte_nest(n, k).is_some() {
             return Some(RelayoutKernel::PackedBytes);
         }
         if w != 4 || rest.is_empty() {
@@ -256,21 +282,9 @@ impl Copier {
             return None;
         }
         let bytes = |m: &Mode| m.src.is_multiple_of(k) && m.dst.is_multiple_of(k);
-        if m0.src == 1 && m0.dst == 1 && m0.range % k == 0 && rest.iter().all(bytes) {
+        if let Some(bytes) = byte_nest(n, k) {
             // Whole bytes on both sides: the byte copy's runs and blocks
             // (a byte as an array of one, which `simd` shuffles).
-            let run = m0.range / k;
-            let bytes = if run > 1 {
-                let mut b = Nest::scaled(modes, k, k, n.src / k, n.dst / k);
-                b.modes[0] = Mode {
-                    range: run,
-                    src: 1,
-                    dst: 1,
-                };
-                b
-            } else {
-                Nest::scaled(rest, k, k, n.src / k, n.dst / k)
-            };
             let (src, dst) = (src.as_chunks::<1>().0, dst.as_chunks_mut::<1>().0);
             kernels::copy_nest(&bytes, src, dst);
             return Some(RelayoutKernel::PackedBytes);

@@ -411,28 +411,8 @@ impl Put for Packed<'_> {
 /// line: its nest is 3 KiB.
 #[inline(never)]
 fn whole_bytes(n: &Nest, k: u64, src: &[u8], dst: &mut [u8]) -> bool {
-    let modes = n.loops();
-    let Some((&m0, rest)) = modes.split_first() else {
+    let Some(b) = bits::byte_nest(n, k) else {
         return false;
-    };
-    let whole = |m: &Mode| m.src.is_multiple_of(k) && m.dst.is_multiple_of(k);
-    if !n.src.is_multiple_of(k) || !n.dst.is_multiple_of(k) {
-        return false;
-    }
-    if m0.src != 1 || m0.dst != 1 || !m0.range.is_multiple_of(k) || !rest.iter().all(whole) {
-        return false;
-    }
-    let run = m0.range / k;
-    let b = if run > 1 {
-        let mut b = Nest::scaled(modes, k, k, n.src / k, n.dst / k);
-        b.modes[0] = Mode {
-            range: run,
-            src: 1,
-            dst: 1,
-        };
-        b
-    } else {
-        Nest::scaled(rest, k, k, n.src / k, n.dst / k)
     };
     one_box::<1>(&b, src, dst);
     true
