@@ -1,8 +1,9 @@
 //! The `rayon` feature: a relayout cut into parts that write disjoint
 //! ranges of the destination, copied on rayon's threads. Each box's
-//! outermost loop (the largest destination stride) is split; a part may
-//! run alone when everything it writes lies in its own range, which the
-//! plan checks before it splits (otherwise the copy stays on one thread).
+//! outermost loop (the largest destination stride) is split; parts whose
+//! ranges overlap (those of the boxes of one outer step: a tiled
+//! dimension's whole tiles and its rest) go to one thread together, one
+//! after the other, so that every thread writes only its own range.
 
 extern crate alloc;
 extern crate std;
@@ -21,10 +22,11 @@ pub(crate) struct Part {
     pub hi: u64,
 }
 
-/// The parts of every box, sorted by destination range: each box's
-/// outermost loop cut into about `per_thread` parts per thread (at least
-/// one step each); `None` when two parts' ranges overlap (or a box cannot
-/// be split that way).
+/// The parts of every box, sorted by the start of their destination
+/// range: each box's outermost loop cut into about `per_thread` parts per
+/// thread (at least one step each); `None` when a box cannot be split that
+/// way. Parts of different boxes may overlap ([`run`] keeps those on one
+/// thread).
 ///
 /// Where a step of that loop moves less than a cache line of the source
 /// (`src_line` source slots), each part keeps at least a line's worth of
@@ -101,33 +103,44 @@ pub(crate) fn parts(
         return None;
     }
     out.sort_unstable_by_key(|p| p.lo);
-    if out.windows(2).any(|w| w[0].hi > w[1].lo) {
-        return None;
-    }
     Some(out)
 }
 
 /// Runs `f` on every part with its own piece of `dst` (`scale` slots of
 /// `dst` per slot of the parts' ranges, `1` for whole slots), the part's
-/// destination offsets made relative to that piece.
+/// destination offsets made relative to that piece. `parts` are sorted by
+/// their start; parts whose ranges overlap (the boxes of one outer step:
+/// the whole tiles and the rest of a tiled dimension) run one after the
+/// other on one thread, as one job with the union of their ranges.
 pub(crate) fn run<T: Send>(
     parts: Vec<Part>,
     dst: &mut [T],
     unit: impl Fn(u64) -> Option<usize> + Sync,
     f: impl Fn(&Nest, &mut [T]) + Sync,
 ) -> bool {
-    let mut jobs = Vec::new();
+    // The jobs: runs of parts whose ranges overlap, each with the union.
+    let mut groups: Vec<(usize, usize, u64, u64)> = Vec::new();
     // A refused allocation: nothing done, the caller copies on one thread.
-    if jobs.try_reserve_exact(parts.len()).is_err() {
+    if groups.try_reserve_exact(parts.len()).is_err() {
+        return false;
+    }
+    for (i, p) in parts.iter().enumerate() {
+        match groups.last_mut() {
+            Some(g) if p.lo < g.3 => (g.1, g.3) = (i + 1, g.3.max(p.hi)),
+            _ => groups.push((i, i + 1, p.lo, p.hi)),
+        }
+    }
+    let mut jobs = Vec::new();
+    if jobs.try_reserve_exact(groups.len()).is_err() {
         return false;
     }
     let mut rest: &mut [T] = dst;
     let mut at = 0usize;
-    for p in &parts {
-        let (Some(lo), Some(hi)) = (unit(p.lo), unit(p.hi)) else {
+    for &(first, end, lo, hi) in &groups {
+        let (Some(lo_at), Some(hi_at)) = (unit(lo), unit(hi)) else {
             return false;
         };
-        let (Some(skip), Some(len)) = (lo.checked_sub(at), hi.checked_sub(lo)) else {
+        let (Some(skip), Some(len)) = (lo_at.checked_sub(at), hi_at.checked_sub(lo_at)) else {
             return false;
         };
         if skip + len > rest.len() {
@@ -137,12 +150,15 @@ pub(crate) fn run<T: Send>(
         let (_, tail) = tail.split_at_mut(skip);
         let (mine, tail) = tail.split_at_mut(len);
         rest = tail;
-        at = hi;
-        jobs.push((p.nest, p.lo, mine));
+        at = hi_at;
+        jobs.push((&parts[first..end], lo, mine));
     }
-    jobs.into_par_iter().for_each(|(mut n, lo, mine)| {
-        n.dst -= lo;
-        f(&n, mine);
+    jobs.into_par_iter().for_each(|(group, lo, mine)| {
+        for p in group {
+            let mut n = p.nest;
+            n.dst -= lo;
+            f(&n, mine);
+        }
     });
     true
 }
