@@ -77,8 +77,9 @@ pub(crate) fn copy<T: Copy + 'static, const R: usize>(u: &Nest, src: &[T], dst: 
         let (rows, cols) = (b.rows(), b.cols());
         let (p, q) = (rows.len(), cols.len());
         let (ps, qs) = b.strides();
-        if ps != 1 || qs != R {
-            // Not runs of runs: one run at a time.
+        if ps != 1 || qs != R || p * q > STAGED_RUNS {
+            // Not runs of runs (or, were the blocks ever planned larger
+            // than the copy holds, too many): one run at a time.
             each(b.outer(), s, d, |s, d| {
                 for (j, &c) in cols.iter().enumerate() {
                     for (i, &r) in rows.iter().enumerate() {
