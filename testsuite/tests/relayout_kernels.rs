@@ -58,6 +58,12 @@ fn each_family_gets_its_kernel() {
         ("s4[14,675]{1,0:E(4)}", "s4[14,675]{0,1:E(4)}", PackedBlocks),
         // 257 columns: blocks of 128 and a last column alone.
         ("s4[70,257]{1,0:E(4)}", "s4[70,257]{0,1:E(4)}", PackedBlocks),
+        // `(2,1)` pairs split between two planes: runs of 2 nibbles.
+        (
+            "s4[64,130,2]{1,2,0:T(16,128)(2,1)E(4)}",
+            "s4[64,130,2]{0,1,2:E(4)}",
+            PackedBlocks,
+        ),
         (
             "s4[257,50]{0,1:E(4)}",
             "s4[257,50]{1,0:T(16,128)(2,1)E(4)}",

@@ -10,7 +10,7 @@ use super::loops::{each, Fix};
 use super::modes::{Mode, Nest};
 use super::simd;
 use super::subbyte;
-use super::tuning::{TILE_BYTES, TILE_ROWS};
+use super::tuning::{NIBBLE_RUN, TILE_BYTES, TILE_ROWS};
 use crate::base::element::ElementType;
 
 /// Low `w` bits set.
@@ -80,6 +80,21 @@ fn zero_bits(buf: &mut [u8], a: u64, b: u64) {
     let tail = (b / 8 * 8).max(head);
     buf[(head / 8) as usize..(tail / 8) as usize].fill(0);
     write(buf, tail, b - tail, 0);
+}
+
+/// Whether the transpose of loops `m0` (the destination's runs) and `m1`
+/// (the source's) goes as a [`NibbleBlock`]: everything on whole bytes,
+/// and source runs of at least [`NIBBLE_RUN`] nibbles (shorter ones, as a
+/// `(2,1)` pair split between two planes, make tiles one byte wide; the
+/// packed blocks take them).
+fn nibble_block(m0: &Mode, m1: &Mode) -> bool {
+    let even = |x: u64| x.is_multiple_of(2);
+    m0.dst == 1
+        && even(m0.range)
+        && even(m0.src)
+        && even(m1.range)
+        && even(m1.dst)
+        && m1.range >= NIBBLE_RUN
 }
 
 /// Box `n` of slots `k` to a byte as a box of bytes, where it moves whole
@@ -251,8 +266,7 @@ impl Copier {
         if m1.range == 2 && m1.dst % 2 == 0 && m0.src == 2 && m0.dst == 1 && m0.range % 2 == 0 {
             return Some(RelayoutKernel::NibblePairs);
         }
-        let even = |x: u64| x.is_multiple_of(2);
-        if m0.dst == 1 && even(m0.range) && even(m0.src) && even(m1.range) && even(m1.dst) {
+        if nibble_block(&m0, &m1) {
             return Some(RelayoutKernel::NibbleTranspose);
         }
         None
@@ -321,8 +335,7 @@ impl Copier {
         }
         // A transpose: 2 x 2 nibbles, a byte from each of two source rows,
         // into a byte of each of two destination rows.
-        let even = |x: u64| x.is_multiple_of(2);
-        if m0.dst == 1 && even(m0.range) && even(m0.src) && even(m1.range) && even(m1.dst) {
+        if nibble_block(&m0, &m1) {
             let b = NibbleBlock {
                 rows: m0.range as usize,
                 row: (m0.src / 2) as usize,
