@@ -233,6 +233,7 @@ fn units_fit(n: &Nest, r: u64) -> bool {
 #[inline(never)]
 fn staged_fit(n: &Nest, r: u64, size: usize) -> bool {
     staged::nest(n, r).is_some_and(|u| staged::fits(&u, size, r as usize))
+        || staged::nest_out(n, r).is_some_and(|u| staged::fits_out(&u, size, r as usize))
 }
 
 /// Whether [`sub_tiles`] takes box `n` (`k` x `k` sub-tiles).
@@ -375,7 +376,13 @@ fn units<T: Copy + 'static, const R: usize>(n: &Nest, src: &[T], dst: &mut [T]) 
     // Runs whole in the destination only: through the stack
     // (`staged_fit`, the other test `choose` made).
     if let Some(u) = staged::nest(n, R as u64)
-        && staged::copy::<T, R>(&u, src, dst)
+        && staged::fits(&u, core::mem::size_of::<T>(), R)
+    {
+        if staged::copy::<T, R>(&u, src, dst) {
+            return;
+        }
+    } else if let Some(u) = staged::nest_out(n, R as u64)
+        && staged::copy_out::<T, R>(&u, src, dst)
     {
         return;
     }

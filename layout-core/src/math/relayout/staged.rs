@@ -6,13 +6,15 @@
 //! source row at an odd element. The `units` kernel takes runs as single
 //! elements only where both sides hold whole runs; here each block's
 //! source rows are first copied to the stack, where every run is whole,
-//! and the block is transposed from there a run at a time.
+//! and the block is transposed from there a run at a time. The mirror,
+//! runs whole in the source only, transposes each block into a copy on
+//! the stack and writes its columns from there.
 
 use super::loops::each;
 use super::modes::Nest;
 use super::simd;
 use super::transpose::{self, Whole};
-use super::tuning::{ROWS, STAGED_RUNS, UNITS_LEAST};
+use super::tuning::{COLS, ROWS, STAGED_RUNS, UNITS_LEAST};
 
 /// The nest over runs of `r` elements of box `n` (source offsets and
 /// strides in elements, destination ones in runs), where `n`'s first
@@ -110,4 +112,96 @@ pub(crate) fn copy<T: Copy + 'static, const R: usize>(u: &Nest, src: &[T], dst: 
             }
         });
     })
+}
+
+/// The mirror of [`nest`]: the nest over runs of `r` elements of box `n`
+/// whose runs are whole in the source but not in the destination (a
+/// `(4,1)` tiling into an order with an odd dimension), source offsets
+/// and strides in runs, destination ones in elements; else `None`.
+pub(crate) fn nest_out(n: &Nest, r: u64) -> Option<Nest> {
+    let (m0, rest) = n.loops().split_first()?;
+    if (m0.range, m0.src, m0.dst) != (r, 1, 1) || rest.len() < 2 {
+        return None;
+    }
+    let count = rest.iter().fold(1u64, |c, m| c.saturating_mul(m.range));
+    let whole = |x: u64| x.is_multiple_of(r);
+    if count < UNITS_LEAST || !whole(n.src) || !rest.iter().all(|m| whole(m.src)) {
+        return None;
+    }
+    if rest[0].dst != r || rest[1..].iter().map(|m| m.src).min() != Some(r) {
+        return None;
+    }
+    Some(Nest::scaled(rest, r, 1, n.src / r, n.dst))
+}
+
+/// Copies the runs' nest `u` ([`nest_out`]) of runs of `R` elements: each
+/// block transposed a run at a time into a copy on the stack, whose
+/// columns (whole runs there) are then written to the destination.
+/// `false` where the blocks do not apply (nothing is copied then).
+#[inline(never)]
+pub(crate) fn copy_out<T: Copy + 'static, const R: usize>(
+    u: &Nest,
+    src: &[T],
+    dst: &mut [T],
+) -> bool {
+    let Some(&any) = src.first() else {
+        return false;
+    };
+    let (pm, qm) = sides(core::mem::size_of::<T>(), R);
+    let src = src.as_chunks::<R>().0;
+    let mut t = [[any; R]; STAGED_RUNS];
+    transpose::each_box_whole(u, pm, qm, &mut |part| {
+        let (b, s, d) = match part {
+            Whole::Blocks(b, s, d) => (b, s, d),
+            Whole::Line(n) => {
+                let (range, ms, md) = n.loops().first().map_or((1, 0, 0), |m| {
+                    (m.range as usize, m.src as usize, m.dst as usize)
+                });
+                let (s, d) = (n.src as usize, n.dst as usize);
+                for k in 0..range {
+                    let at = d + k * md;
+                    dst[at..at + R].copy_from_slice(&src[s + k * ms]);
+                }
+                return;
+            }
+        };
+        let (rows, cols) = (b.rows(), b.cols());
+        let (p, q) = (rows.len(), cols.len());
+        let (ps, qs) = b.strides();
+        if ps != R || qs != 1 || p * q > STAGED_RUNS {
+            // Not runs of runs (or too many): one run at a time.
+            each(b.outer(), s, d, |s, d| {
+                for (j, &c) in cols.iter().enumerate() {
+                    for (i, &r) in rows.iter().enumerate() {
+                        let at = d + c + i * ps;
+                        dst[at..at + R].copy_from_slice(&src[s + r + j * qs]);
+                    }
+                }
+            });
+            return;
+        }
+        // Column `j` of the copy starts at `j * p`.
+        let mut t_cols = [0usize; COLS];
+        for (j, c) in t_cols[..q].iter_mut().enumerate() {
+            *c = j * p;
+        }
+        each(b.outer(), s, d, |s, d| {
+            let (pn, qn) = simd::table_block(src, s, rows, &mut t, 0, &t_cols[..q]);
+            for j in 0..q {
+                let from = if j < qn { pn } else { 0 };
+                for (i, &r) in rows.iter().enumerate().skip(from) {
+                    t[j * p + i] = src[s + r + j];
+                }
+            }
+            for (j, &c) in cols.iter().enumerate() {
+                let at = d + c;
+                dst[at..at + p * R].copy_from_slice(t[j * p..(j + 1) * p].as_flattened());
+            }
+        });
+    })
+}
+
+/// Whether [`copy_out`] takes the runs' nest `u` (without copying).
+pub(crate) fn fits_out(u: &Nest, size: usize, r: usize) -> bool {
+    fits(u, size, r)
 }
