@@ -29,6 +29,13 @@ fn each_family_gets_its_kernel() {
         ("f64[64,64,64]{2,1,0}", "f64[64,64,64]{0,2,1}", Squares),
         ("u8[1024,3]{1,0}", "u8[1024,3]{0,1}", Blocks),
         ("u8[64,3,64]{2,1,0}", "u8[64,3,64]{1,2,0}", Blocks),
+        // Every other destination slot (`(2,1)` pairs of a dimension of
+        // one, half padding): the blocks' order, element by element.
+        (
+            "f16[16,300,1]{0,2,1:T(8,128)(2,1)}",
+            "f16[16,300,1]{1,2,0:T(4,128)(2,1)}",
+            Blocks,
+        ),
         (
             "bf16[256,512]{1,0}",
             "bf16[256,512]{1,0:T(8,128)(2,1)}",

@@ -263,6 +263,17 @@ fn choose_fixed(n: &Nest, size: usize, same: bool) -> RelayoutKernel {
             return kind;
         }
     }
+    // Every other slot of the destination (a `(2,1)` tiling of a
+    // dimension of one, whose pairs are half padding): the general blocks
+    // still walk it in blocks, element by element (`f16` `(2,1)` tilings
+    // of 158 x 109625: strided steps 0.055x of memcpy, the blocks' order
+    // 0.23x for the same lines).
+    if same && m0.dst == 2 && m0.src > 2 {
+        let (pm, qm) = transpose::sides(size);
+        if transpose::each_box(n, pm, qm, &mut |_| {}) {
+            return RelayoutKernel::Blocks;
+        }
+    }
     RelayoutKernel::Strided
 }
 
