@@ -11,7 +11,7 @@
 //! the stack and writes its columns from there.
 
 use super::loops::each;
-use super::modes::Nest;
+use super::modes::{Mode, Nest};
 use super::simd;
 use super::transpose::{self, Whole};
 use super::tuning::{COLS, ROWS, STAGED_RUNS, UNITS_LEAST};
@@ -23,19 +23,29 @@ use super::tuning::{COLS, ROWS, STAGED_RUNS, UNITS_LEAST};
 /// source loop, and there are at least [`UNITS_LEAST`] of them; else
 /// `None`.
 pub(crate) fn nest(n: &Nest, r: u64) -> Option<Nest> {
+    let rest = runs_box(n, r, |m| m.dst, n.dst)?;
+    Some(Nest::scaled(rest, 1, r, n.src, n.dst / r))
+}
+
+/// The loops after the first of box `n`, where its first loop is runs of
+/// `r` elements contiguous on both sides, whole on one side (`side`
+/// gives a loop's stride there, `base` is the box's offset there), at
+/// least [`UNITS_LEAST`] of them, contiguous along the rest's first
+/// destination loop and its first source loop; else `None`.
+fn runs_box(n: &Nest, r: u64, side: fn(&Mode) -> u64, base: u64) -> Option<&[Mode]> {
     let (m0, rest) = n.loops().split_first()?;
     if (m0.range, m0.src, m0.dst) != (r, 1, 1) || rest.len() < 2 {
         return None;
     }
     let count = rest.iter().fold(1u64, |c, m| c.saturating_mul(m.range));
     let whole = |x: u64| x.is_multiple_of(r);
-    if count < UNITS_LEAST || !whole(n.dst) || !rest.iter().all(|m| whole(m.dst)) {
+    if count < UNITS_LEAST || !whole(base) || !rest.iter().all(|m| whole(side(m))) {
         return None;
     }
     if rest[0].dst != r || rest[1..].iter().map(|m| m.src).min() != Some(r) {
         return None;
     }
-    Some(Nest::scaled(rest, 1, r, n.src, n.dst / r))
+    Some(rest)
 }
 
 /// Whether [`copy`] takes the runs' nest `u` (its tests, without copying).
@@ -119,18 +129,7 @@ pub(crate) fn copy<T: Copy + 'static, const R: usize>(u: &Nest, src: &[T], dst: 
 /// `(4,1)` tiling into an order with an odd dimension), source offsets
 /// and strides in runs, destination ones in elements; else `None`.
 pub(crate) fn nest_out(n: &Nest, r: u64) -> Option<Nest> {
-    let (m0, rest) = n.loops().split_first()?;
-    if (m0.range, m0.src, m0.dst) != (r, 1, 1) || rest.len() < 2 {
-        return None;
-    }
-    let count = rest.iter().fold(1u64, |c, m| c.saturating_mul(m.range));
-    let whole = |x: u64| x.is_multiple_of(r);
-    if count < UNITS_LEAST || !whole(n.src) || !rest.iter().all(|m| whole(m.src)) {
-        return None;
-    }
-    if rest[0].dst != r || rest[1..].iter().map(|m| m.src).min() != Some(r) {
-        return None;
-    }
+    let rest = runs_box(n, r, |m| m.src, n.src)?;
     Some(Nest::scaled(rest, r, 1, n.src / r, n.dst))
 }
 
