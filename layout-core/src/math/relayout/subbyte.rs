@@ -332,7 +332,7 @@ fn unpack<const W: usize>(src: &[u8], at: usize, out: &mut [u8]) {
             let from = n - 32;
             simd::nibbles_to_bytes(bytes(from), (at + from) % 2, &mut out[from..]);
             done = n;
-        } else if done < n {
+        } else if done < n && n < 32 {
             // Fewer than 32: through a vector's worth on the stack.
             let (mut held, mut got) = ([0u8; 17], [0u8; 32]);
             let b = bytes(0);
