@@ -1,12 +1,14 @@
 //! Packed slots of 1, 2 or 4 bits (`E(n)` on both sides, the same width)
 //! that no whole-byte kernel takes: transposes whose rows start at odd
 //! slots, odd extents, runs that start at different places in their
-//! bytes. The box is planned as blocks of the general transpose
-//! (`transpose.rs`); each block's source rows are unpacked to a byte per
-//! slot on the stack, transposed there as bytes, and each destination
-//! column packed back, whole bytes at a time where it is aligned. Runs
-//! (contiguous on both sides) are unpacked and packed the same way, a
-//! piece at a time.
+//! bytes. The box is planned as blocks of the general transpose, whole
+//! blocks where a loop allows (`transpose::each_box_whole`); each block's
+//! source rows are unpacked to a byte per slot on the stack, transposed
+//! there as bytes, and each destination column packed back. Nibbles are
+//! unpacked 32 and packed 32 at a time with `simd` at either phase of a
+//! byte; runs of 2 or 4 nibbles contiguous on both sides are one element
+//! of the blocks. Runs (contiguous on both sides) are unpacked and packed
+//! the same way, a piece at a time.
 
 use super::kernels::RelayoutKernel;
 use super::loops::each;
