@@ -374,15 +374,12 @@ fn units<T: Copy + 'static, const R: usize>(n: &Nest, src: &[T], dst: &mut [T]) 
     if units_fit(n, R as u64)
         && let Some(u) = units_nest(n, R as u64)
     {
-        let (src, dst) = (src.as_chunks::<R>().0, dst.as_chunks_mut::<R>().0);
-        // The tuned squares where they were tuned, else the general
-        // blocks (units in a square of 8 x 2 of them went element by
-        // element: `s8` `T(8,128)` into `(4,1)` sub-tiles, 0.06x of
-        // memcpy; 0.3-0.5x in the general blocks).
-        if tuned(&u, core::mem::size_of::<[T; R]>()) {
-            return blocks::<_, Same>(&u, src, dst);
-        }
-        return copy_fixed::<_, Same>(&u, src, dst);
+        // The units' transpose takes the kernel `choose_fixed` names for
+        // it, as any transpose: the tuned squares where they were tuned,
+        // else the general blocks (units in a square of 8 x 2 of them
+        // went element by element: `s8` `T(8,128)` into `(4,1)`
+        // sub-tiles, 0.06x of memcpy; 0.3-0.5x in the general blocks).
+        return copy_fixed::<_, Same>(&u, src.as_chunks::<R>().0, dst.as_chunks_mut::<R>().0);
     }
     // Runs whole in the destination only: through the stack
     // (`staged_fit`, the other test `choose` made).

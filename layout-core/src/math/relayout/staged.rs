@@ -75,16 +75,7 @@ pub(crate) fn copy<T: Copy + 'static, const R: usize>(u: &Nest, src: &[T], dst: 
     transpose::each_box_whole(u, pm, qm, &mut |part| {
         let (b, s, d) = match part {
             Whole::Blocks(b, s, d) => (b, s, d),
-            Whole::Line(n) => {
-                let (range, ms, md) = n.loops().first().map_or((1, 0, 0), |m| {
-                    (m.range as usize, m.src as usize, m.dst as usize)
-                });
-                let (s, d) = (n.src as usize, n.dst as usize);
-                for k in 0..range {
-                    dst[d + k * md] = run(s + k * ms);
-                }
-                return;
-            }
+            Whole::Line(n) => return each(n.loops(), n.src, n.dst, |s, d| dst[d] = run(s)),
         };
         let (rows, cols) = (b.rows(), b.cols());
         let (p, q) = (rows.len(), cols.len());
@@ -153,15 +144,9 @@ pub(crate) fn copy_out<T: Copy + 'static, const R: usize>(
         let (b, s, d) = match part {
             Whole::Blocks(b, s, d) => (b, s, d),
             Whole::Line(n) => {
-                let (range, ms, md) = n.loops().first().map_or((1, 0, 0), |m| {
-                    (m.range as usize, m.src as usize, m.dst as usize)
+                return each(n.loops(), n.src, n.dst, |s, d| {
+                    dst[d..d + R].copy_from_slice(&src[s]);
                 });
-                let (s, d) = (n.src as usize, n.dst as usize);
-                for k in 0..range {
-                    let at = d + k * md;
-                    dst[at..at + R].copy_from_slice(&src[s + k * ms]);
-                }
-                return;
             }
         };
         let (rows, cols) = (b.rows(), b.cols());

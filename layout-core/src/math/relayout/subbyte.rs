@@ -293,15 +293,10 @@ where
 fn line<const W: usize>(n: &Nest, g: usize, src: &[u8], dst: &mut [u8]) {
     let mut buf = [0u8; 4];
     let buf = &mut buf[..g.min(4)];
-    let (s, d) = (n.src as usize, n.dst as usize);
-    let (range, ms, md) = match n.loops().first() {
-        Some(m) => (m.range as usize, m.src as usize, m.dst as usize),
-        None => (1, 0, 0),
-    };
-    for k in 0..range {
-        unpack::<W>(src, s + k * ms, buf);
-        pack::<W>(buf, dst, d + k * md);
-    }
+    each(n.loops(), n.src, n.dst, |s, d| {
+        unpack::<W>(src, s, buf);
+        pack::<W>(buf, dst, d);
+    });
 }
 
 /// Whether the runs of `g` slots that box `n` walks are contiguous along
