@@ -109,6 +109,11 @@ fn each_family_gets_its_kernel() {
         let steps = plan.describe();
         assert_eq!(steps.kernel(), Some(kernel), "{from} -> {to}:\n{steps}");
         assert!(steps.to_string().contains(kernel.name()), "{steps}");
+        // The plan decided every box's kernel (the first box's is this).
+        if kernel != General {
+            assert_eq!(steps.box_kernels().len() as u64, steps.boxes().min(64));
+            assert_eq!(steps.box_kernels()[0], kernel);
+        }
         // Slots of two widths (packing, unpacking) are checked by value
         // in the relayout tests; the copy here still runs, and checks its
         // kernel against `describe`'s.
@@ -124,6 +129,49 @@ fn each_family_gets_its_kernel() {
     let e = parse_array("f32[0,5]{1,0}").unwrap();
     let steps = RelayoutPlan::new(&e, &e).unwrap().describe();
     assert_eq!((steps.boxes(), steps.kernel()), (0, None));
+}
+
+/// `describe` lists the kernel the plan decided for every box, and the
+/// first box's block.
+#[test]
+fn describe_lists_each_box_and_the_block() {
+    use xla_layout::RelayoutKernel::*;
+    let steps = |from: &str, to: &str| {
+        let (a, b) = (parse_array(from).unwrap(), parse_array(to).unwrap());
+        RelayoutPlan::new(&a, &b).unwrap().describe()
+    };
+    // Squares of 1 KiB a side (256 `f32`), the whole transpose of 2 x 2
+    // of them here.
+    let s = steps("f32[256,256]{1,0}", "f32[256,256]{0,1}");
+    assert_eq!(
+        (s.box_kernels(), s.block()),
+        (&[Squares][..], Some((256, 256)))
+    );
+    // A rest of 36 rows past the 64 of a whole tile: its own box.
+    let s = steps("u8[100,3]{1,0}", "u8[100,3]{0,1:T(64)}");
+    assert_eq!(s.box_kernels(), [Blocks, Blocks]);
+    assert_eq!(s.block(), Some((64, 3)));
+    assert!(
+        s.to_string().contains("boxes: 2, kernels: blocks 2\n"),
+        "{s}"
+    );
+    // Runs have no block; strided steps neither.
+    assert_eq!(
+        steps("f32[64,256]{1,0}", "f32[64,256]{1,0:T(8,128)}").block(),
+        None
+    );
+    // 81 boxes: the first 64 decided and listed, the rest decided as the
+    // copy reaches them.
+    let s = steps(
+        "u8[7,7,7,7]{3,2,1,0:T(2,2,2,2)}",
+        "u8[7,7,7,7]{0,1,2,3:T(4,4,4,4)}",
+    );
+    assert_eq!((s.boxes(), s.box_kernels().len()), (81, 64));
+    assert!(s.to_string().contains("(of the first 64)"), "{s}");
+    matches_slots(
+        "u8[7,7,7,7]{3,2,1,0:T(2,2,2,2)}",
+        "u8[7,7,7,7]{0,1,2,3:T(4,4,4,4)}",
+    );
 }
 
 /// Pairs nobody tuned a kernel for (drawn like the `relayout_pairs`

@@ -184,33 +184,64 @@ impl Copier {
         write(dst, d * self.dst_bits, self.dst_bits, v);
     }
 
-    /// Copies a box through a faster path where there is one (`true`), or
-    /// leaves it to [`Copier::one`] (`false`). In debug builds the path
-    /// taken is checked against [`Copier::choose`], so that what
-    /// [`RelayoutPlan::describe`](super::RelayoutPlan::describe) reports
-    /// is what runs.
+    /// Copies a box through the kernel [`Copier::choose`] names for it
+    /// (`true`), or leaves it to [`Copier::one`] (`false`: slot by slot).
     pub(crate) fn nest(&self, n: &Nest, src: &[u8], dst: &mut [u8]) -> bool {
-        let took = self.nest_kernel(n, src, dst);
-        debug_assert_eq!(took, self.choose(n), "packed kernel of {n:?}");
-        took != RelayoutKernel::Packed
+        self.nest_as(self.choose(n), n, src, dst)
     }
 
-    fn nest_kernel(&self, n: &Nest, src: &[u8], dst: &mut [u8]) -> RelayoutKernel {
-        if let Some(k) = self.special(n, src, dst) {
-            return k;
-        }
-        // Slots of one width below a byte: the general blocks.
-        if self.src_bits == self.dst_bits
-            && let Some(k) = subbyte::copy(n, self.src_bits as usize, src, dst)
-        {
-            return k;
-        }
-        RelayoutKernel::Packed
+    /// Copies box `n` with `kernel`, the one [`Copier::choose`] names for
+    /// it (when the copy runs, or when the plan was made: `decide.rs`);
+    /// `false` for [`RelayoutKernel::Packed`] (slot by slot, the caller's
+    /// [`Copier::one`]), and for a kernel that cannot take the box, which
+    /// `choose` never names.
+    pub(crate) fn nest_as(
+        &self,
+        kernel: RelayoutKernel,
+        n: &Nest,
+        src: &[u8],
+        dst: &mut [u8],
+    ) -> bool {
+        let w = self.src_bits;
+        let done = match kernel {
+            RelayoutKernel::Pack => self.way() == Some(true) && self.pack(n, src, dst),
+            RelayoutKernel::Unpack => self.way() == Some(false) && self.unpack(n, src, dst),
+            RelayoutKernel::PackedBytes => match self.bytes_of(n) {
+                // Whole bytes on both sides: the byte copy's runs and
+                // blocks (a byte as an array of one, which `simd`
+                // shuffles).
+                Some(bytes) => {
+                    let (src, dst) = (src.as_chunks::<1>().0, dst.as_chunks_mut::<1>().0);
+                    kernels::copy_nest(&bytes, src, dst);
+                    true
+                }
+                None => false,
+            },
+            RelayoutKernel::NibbleSquares => self.nibble_squares(n, src, dst),
+            RelayoutKernel::NibblePairs => self.nibble_pairs(n, src, dst),
+            RelayoutKernel::NibbleTranspose => self.nibble_transpose(n, src, dst),
+            // (`subbyte::copy` tells its runs from its blocks by the tests
+            // `subbyte::choose` makes.)
+            RelayoutKernel::PackedRuns | RelayoutKernel::PackedBlocks => {
+                w == self.dst_bits && subbyte::copy(n, w as usize, src, dst).is_some()
+            }
+            _ => false,
+        };
+        debug_assert!(
+            done || kernel == RelayoutKernel::Packed,
+            "{kernel} did not take {n:?}"
+        );
+        done
     }
 
-    /// The kernel [`Copier::nest`] takes for box `n`, by the same tests
-    /// in the same order, without copying ([`RelayoutKernel::Packed`]:
-    /// slot by slot).
+    /// The kernel that copies box `n` (the one place where the packed
+    /// kernels' tests are made, in order: packing to and unpacking from a
+    /// byte per value, whole bytes, `(2,1)` nibble sub-tiles and pairs,
+    /// nibble transposes, then `subbyte.rs`'s runs and blocks for slots of
+    /// one width below a byte); [`RelayoutKernel::Packed`] (slot by slot)
+    /// where none takes it. Out of line, as `kernels::choose`: its tests'
+    /// nests are off the stack before the chosen kernel runs.
+    #[inline(never)]
     pub(crate) fn choose(&self, n: &Nest) -> RelayoutKernel {
         if let Some(k) = self.special_kind(n) {
             return k;
@@ -223,131 +254,150 @@ impl Copier {
         RelayoutKernel::Packed
     }
 
-    /// What [`Copier::special`] does with box `n`: `Some` of the kernel it
-    /// copies the box with, `None` where it leaves the box (then the
-    /// general blocks are tried). Its tests, in its order.
-    fn special_kind(&self, n: &Nest) -> Option<RelayoutKernel> {
+    /// `Some(true)` where values of 1, 2 or 4 bits go from a byte each
+    /// into slots of their own width (packing), `Some(false)` for the
+    /// reverse (unpacking), `None` otherwise.
+    fn way(&self) -> Option<bool> {
         match (self.src_bits, self.dst_bits, self.value_bits) {
-            (8, w, v) if v == w && matches!(w, 1 | 2 | 4) => {
-                return self.pack_way(n).map(|_| RelayoutKernel::Pack);
-            }
-            (w, 8, v) if v == w && matches!(w, 1 | 2 | 4) => {
-                return self.unpack_way(n).map(|_| RelayoutKernel::Unpack);
-            }
-            _ => {}
+            (8, w, v) if v == w && matches!(w, 1 | 2 | 4) => Some(true),
+            (w, 8, v) if v == w && matches!(w, 1 | 2 | 4) => Some(false),
+            _ => None,
         }
+    }
+
+    /// The slots per byte (`8 / w`) where both sides have slots of `w`
+    /// bits (1, 2 or 4) and box `n` starts on whole bytes on both sides:
+    /// what every kernel of whole bytes or nibble pairs needs; else
+    /// `None`.
+    fn per_byte(&self, n: &Nest) -> Option<u64> {
         let w = self.src_bits;
         if w != self.dst_bits || !matches!(w, 1 | 2 | 4) {
             return None;
         }
         let k = 8 / w;
-        let modes = &n.modes[..n.len];
-        let (&m0, rest) = modes.split_first()?;
-        if !n.src.is_multiple_of(k) || !n.dst.is_multiple_of(k) {
+        (n.src.is_multiple_of(k) && n.dst.is_multiple_of(k)).then_some(k)
+    }
+
+    /// Box `n` in whole bytes on both sides ([`byte_nest`]), for
+    /// [`RelayoutKernel::PackedBytes`].
+    fn bytes_of(&self, n: &Nest) -> Option<Nest> {
+        byte_nest(n, self.per_byte(n)?)
+    }
+
+    /// Box `n` as a nibble transpose whose other loops all move whole
+    /// bytes: its first loop, the first loop contiguous in the source,
+    /// and the other loops in bytes (from offset 0). `None` for other
+    /// boxes.
+    // Out of line, as is the caller's nest of the other loops: each
+    // loop list is 3 KiB at rank 16.
+    #[inline(never)]
+    fn nibble_shape(&self, n: &Nest) -> Option<(Mode, Mode)> {
+        if self.per_byte(n)? != 2 || n.len < 2 {
             return None;
         }
-        let bytes = |m: &Mode| m.src.is_multiple_of(k) && m.dst.is_multiple_of(k);
-        if byte_nest(n, k).is_some() {
+        let (m0, m1, others, len) = n.transposed()?;
+        let bytes = |m: &Mode| m.src.is_multiple_of(2) && m.dst.is_multiple_of(2);
+        others[..len].iter().all(bytes).then_some((m0, m1))
+    }
+
+    /// The loops of box `n` other than the two [`Copier::nibble_shape`]
+    /// names, in bytes, from offset 0.
+    fn nibble_outer(n: &Nest) -> Nest {
+        match n.transposed() {
+            Some((_, _, others, len)) => Nest::scaled(&others[..len], 2, 2, 0, 0),
+            None => Nest::new(),
+        }
+    }
+
+    /// Two source rows woven into one run of nibble pairs (`Some(true)`),
+    /// one run of pairs split into two rows (`Some(false)`), or neither.
+    fn pairs_way(m0: &Mode, m1: &Mode) -> Option<bool> {
+        let even = |x: u64| x.is_multiple_of(2);
+        if m0.range == 2 && m0.dst == 1 && even(m0.src) && m1.dst == 2 && even(m1.range) {
+            return Some(true);
+        }
+        if m1.range == 2 && even(m1.dst) && m0.src == 2 && m0.dst == 1 && even(m0.range) {
+            return Some(false);
+        }
+        None
+    }
+
+    /// What [`Copier::choose`] tries before `subbyte.rs`: `Some` of the
+    /// kernel of packing, unpacking, whole bytes or nibble pairs and
+    /// transposes that takes box `n`, `None` where none does.
+    fn special_kind(&self, n: &Nest) -> Option<RelayoutKernel> {
+        match self.way() {
+            Some(true) => return self.pack_way(n).map(|_| RelayoutKernel::Pack),
+            Some(false) => return self.unpack_way(n).map(|_| RelayoutKernel::Unpack),
+            None => {}
+        }
+        if self.bytes_of(n).is_some() {
             return Some(RelayoutKernel::PackedBytes);
         }
-        if w != 4 || rest.is_empty() {
+        if self.per_byte(n)? != 2 || n.len < 2 {
             return None;
         }
         if kernels::sub_tile_nest(n, 2, 1).is_some() {
             return Some(RelayoutKernel::NibbleSquares);
         }
-        let (_, m1, others, len) = n.transposed()?;
-        if !others[..len].iter().all(bytes) {
-            return None;
-        }
-        if m0.range == 2 && m0.dst == 1 && m0.src % 2 == 0 && m1.dst == 2 && m1.range % 2 == 0 {
+        let (m0, m1) = self.nibble_shape(n)?;
+        if Self::pairs_way(&m0, &m1).is_some() {
             return Some(RelayoutKernel::NibblePairs);
         }
-        if m1.range == 2 && m1.dst % 2 == 0 && m0.src == 2 && m0.dst == 1 && m0.range % 2 == 0 {
-            return Some(RelayoutKernel::NibblePairs);
-        }
-        if nibble_block(&m0, &m1) {
-            return Some(RelayoutKernel::NibbleTranspose);
-        }
-        None
+        nibble_block(&m0, &m1).then_some(RelayoutKernel::NibbleTranspose)
     }
 
-    /// The kernels for particular boxes: packing and unpacking to bytes,
-    /// whole bytes, `(2,1)` nibble pairs and transposes of them.
-    fn special(&self, n: &Nest, src: &[u8], dst: &mut [u8]) -> Option<RelayoutKernel> {
-        match (self.src_bits, self.dst_bits, self.value_bits) {
-            (8, w, v) if v == w && matches!(w, 1 | 2 | 4) => {
-                return self.pack(n, src, dst).then_some(RelayoutKernel::Pack);
+    /// [`RelayoutKernel::NibblePairs`]: nibble pairs, the `(2,1)` sub-tile
+    /// of `E(4)` layouts: two source rows woven into one destination run,
+    /// or one source run split into two destination rows. `false` for
+    /// other boxes.
+    fn nibble_pairs(&self, n: &Nest, src: &[u8], dst: &mut [u8]) -> bool {
+        let Some((m0, m1)) = self.nibble_shape(n) else {
+            return false;
+        };
+        let outer = Self::nibble_outer(n);
+        match Self::pairs_way(&m0, &m1) {
+            Some(true) => {
+                let (half, row) = ((m1.range / 2) as usize, (m0.src / 2) as usize);
+                each(outer.loops(), n.src / 2, n.dst / 2, |s, d| {
+                    let (a, b) = (&src[s..s + half], &src[s + row..s + row + half]);
+                    weave(a, b, &mut dst[d..d + 2 * half]);
+                });
+                true
             }
-            (w, 8, v) if v == w && matches!(w, 1 | 2 | 4) => {
-                return self.unpack(n, src, dst).then_some(RelayoutKernel::Unpack);
+            Some(false) => {
+                let (half, row) = ((m0.range / 2) as usize, (m1.dst / 2) as usize);
+                each(outer.loops(), n.src / 2, n.dst / 2, |s, d| {
+                    let (a, b) = dst[d..d + row + half].split_at_mut(row);
+                    unweave(&src[s..s + 2 * half], &mut a[..half], &mut b[..half]);
+                });
+                true
             }
-            _ => {}
+            None => false,
         }
-        let w = self.src_bits;
-        if w != self.dst_bits || !matches!(w, 1 | 2 | 4) {
-            return None;
+    }
+
+    /// [`RelayoutKernel::NibbleTranspose`]: 2 x 2 nibbles, a byte from
+    /// each of two source rows, into a byte of each of two destination
+    /// rows. `false` for other boxes.
+    fn nibble_transpose(&self, n: &Nest, src: &[u8], dst: &mut [u8]) -> bool {
+        let Some((m0, m1)) = self.nibble_shape(n) else {
+            return false;
+        };
+        if !nibble_block(&m0, &m1) {
+            return false;
         }
-        // Slots per byte; every step must move whole bytes.
-        let k = 8 / w;
-        let modes = &n.modes[..n.len];
-        let (&m0, rest) = modes.split_first()?;
-        if !n.src.is_multiple_of(k) || !n.dst.is_multiple_of(k) {
-            return None;
-        }
-        let bytes = |m: &Mode| m.src.is_multiple_of(k) && m.dst.is_multiple_of(k);
-        if let Some(bytes) = byte_nest(n, k) {
-            // Whole bytes on both sides: the byte copy's runs and blocks
-            // (a byte as an array of one, which `simd` shuffles).
-            let (src, dst) = (src.as_chunks::<1>().0, dst.as_chunks_mut::<1>().0);
-            kernels::copy_nest(&bytes, src, dst);
-            return Some(RelayoutKernel::PackedBytes);
-        }
-        if w != 4 || rest.is_empty() {
-            return None;
-        }
-        if self.nibble_squares(n, src, dst) {
-            return Some(RelayoutKernel::NibbleSquares);
-        }
-        // Nibble pairs, the `(2,1)` sub-tile of `E(4)` layouts: two source
-        // rows woven into one destination run, or one source run split
-        // into two destination rows.
-        let (_, m1, others, len) = n.transposed()?;
-        if !others[..len].iter().all(bytes) {
-            return None;
-        }
-        let outer = Nest::scaled(&others[..len], 2, 2, 0, 0);
-        if m0.range == 2 && m0.dst == 1 && m0.src % 2 == 0 && m1.dst == 2 && m1.range % 2 == 0 {
-            let (half, row) = ((m1.range / 2) as usize, (m0.src / 2) as usize);
-            each(outer.loops(), n.src / 2, n.dst / 2, |s, d| {
-                let (a, b) = (&src[s..s + half], &src[s + row..s + row + half]);
-                weave(a, b, &mut dst[d..d + 2 * half]);
-            });
-            return Some(RelayoutKernel::NibblePairs);
-        }
-        if m1.range == 2 && m1.dst % 2 == 0 && m0.src == 2 && m0.dst == 1 && m0.range % 2 == 0 {
-            let (half, row) = ((m0.range / 2) as usize, (m1.dst / 2) as usize);
-            each(outer.loops(), n.src / 2, n.dst / 2, |s, d| {
-                let (a, b) = dst[d..d + row + half].split_at_mut(row);
-                unweave(&src[s..s + 2 * half], &mut a[..half], &mut b[..half]);
-            });
-            return Some(RelayoutKernel::NibblePairs);
-        }
-        // A transpose: 2 x 2 nibbles, a byte from each of two source rows,
-        // into a byte of each of two destination rows.
-        if nibble_block(&m0, &m1) {
-            let b = NibbleBlock {
-                rows: m0.range as usize,
-                row: (m0.src / 2) as usize,
-                cols: m1.range as usize,
-                col: (m1.dst / 2) as usize,
-            };
-            each(outer.loops(), n.src / 2, n.dst / 2, |s, d| {
-                b.copy(src, s, dst, d)
-            });
-            return Some(RelayoutKernel::NibbleTranspose);
-        }
-        None
+        let outer = Self::nibble_outer(n);
+        let b = NibbleBlock {
+            rows: m0.range as usize,
+            row: (m0.src / 2) as usize,
+            cols: m1.range as usize,
+            col: (m1.dst / 2) as usize,
+        };
+        each(outer.loops(), n.src / 2, n.dst / 2, |s, d| {
+            b.copy(src, s, dst, d)
+        });
+        true
     }
 }
 
@@ -357,6 +407,9 @@ impl Copier {
     /// is two bytes on both sides, so the box is a transpose of 2-byte
     /// squares, each transposed on the way. `false` for other boxes.
     fn nibble_squares(&self, n: &Nest, src: &[u8], dst: &mut [u8]) -> bool {
+        if self.per_byte(n) != Some(2) {
+            return false;
+        }
         let Some(squares) = kernels::sub_tile_nest(n, 2, 1) else {
             return false;
         };

@@ -1,14 +1,12 @@
-//! What a plan does, in words: [`RelayoutPlan::describe`]. The kernel of
-//! a box of whole slots is `kernels::choose`'s answer for it, the
-//! function the copy itself asks before it runs the kernel named (there
-//! is no other choice on the way); that of packed slots is found by the
-//! same tests the packed copy makes (`bits::Copier::choose`, checked
-//! against the kernel the copy took in debug builds). So the description
+//! What a plan does, in words: [`RelayoutPlan::describe`]. The kernels
+//! are those the plan decided when it was made (`decide.rs`:
+//! `kernels::choose` for whole slots, `bits::Copier::choose` for packed
+//! ones), which the copy runs without choosing again. So the description
 //! cannot drift from what runs.
 
 use core::fmt;
 
-use super::bits;
+use super::decide::DECIDED;
 use super::kernels::{self, RelayoutKernel};
 use super::modes::{Mode, Nest, MODES};
 use super::{How, RelayoutPlan};
@@ -27,10 +25,11 @@ pub struct RelayoutLoop {
 }
 
 /// What a [`RelayoutPlan`] does ([`RelayoutPlan::describe`]): how the
-/// slots are moved, how many boxes the index space is cut into, and the
-/// loops and kernel of the first box (the one at index 0, which holds the
-/// whole tiles: the others are the rest of dimensions that are not a
-/// multiple of a tile). Its `Display` prints all of it.
+/// slots are moved, how many boxes the index space is cut into, the
+/// kernel the plan decided for each box, and the loops, kernel and block
+/// of the first box (the one at index 0, which holds the whole tiles: the
+/// others are the rest of dimensions that are not a multiple of a tile).
+/// Its `Display` prints all of it.
 ///
 /// ```
 /// # use layout_core as xla_layout;
@@ -42,16 +41,26 @@ pub struct RelayoutLoop {
 /// assert_eq!(steps.boxes(), 1);
 /// assert_eq!(steps.to_string(), "\
 /// slots: 4 bytes, copied whole
-/// boxes: 1
-/// first box: kernel squares
+/// boxes: 1, kernels: squares 1
+/// first box: kernel squares, blocks of 256 x 256
 ///   loops (innermost first): 512 x (1024, 1), 1024 x (1, 512)
 /// ");
+///
+/// // A dimension that is not a multiple of the tile: the whole tiles and
+/// // the rest are two boxes, each with its own kernel.
+/// let a = parse_array("u8[100,3]{1,0}").unwrap();
+/// let b = parse_array("u8[100,3]{0,1:T(64)}").unwrap();
+/// let steps = RelayoutPlan::new(&a, &b).unwrap().describe();
+/// assert_eq!(steps.box_kernels(), [RelayoutKernel::Blocks, RelayoutKernel::Blocks]);
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct RelayoutSteps {
     slot_bytes: Option<u64>,
     boxes: u64,
     kernel: Option<RelayoutKernel>,
+    block: Option<(u64, u64)>,
+    kernels: [RelayoutKernel; DECIDED],
+    decided: usize,
     loops: [RelayoutLoop; MODES],
     len: usize,
 }
@@ -60,6 +69,22 @@ impl RelayoutSteps {
     /// The kernel of the first box; `None` for an empty array (no box).
     pub fn kernel(&self) -> Option<RelayoutKernel> {
         self.kernel
+    }
+
+    /// The kernel the plan decided for each box, in the order the copy
+    /// visits them: every box, up to the first 64 (a copy decides the
+    /// boxes after those when it reaches them). Empty for element-by-
+    /// element copies, whose single walk is no box.
+    pub fn box_kernels(&self) -> &[RelayoutKernel] {
+        &self.kernels[..self.decided]
+    }
+
+    /// The first box's block: how many steps along the destination's
+    /// runs by how many along the source's one block moves (for kernels
+    /// that move units or sub-tiles, counted in those); `None` for
+    /// kernels without blocks (runs, strided steps, packed kernels).
+    pub fn block(&self) -> Option<(u64, u64)> {
+        self.block
     }
 
     /// How many boxes the index space is cut into (saturating at
@@ -91,9 +116,27 @@ impl fmt::Display for RelayoutSteps {
             Some(b) => writeln!(f, "slots: {b} bytes, copied whole")?,
             None => writeln!(f, "slots: packed or of two sizes, copied bit by bit")?,
         }
-        writeln!(f, "boxes: {}", self.boxes)?;
+        write!(f, "boxes: {}", self.boxes)?;
+        // Each kernel with its count of boxes, in the order of first use.
+        let kernels = self.box_kernels();
+        for (i, k) in kernels.iter().enumerate() {
+            if kernels[..i].contains(k) {
+                continue;
+            }
+            let count = kernels.iter().filter(|x| *x == k).count();
+            let sep = if i == 0 { ", kernels: " } else { ", " };
+            write!(f, "{sep}{k} {count}")?;
+        }
+        if (self.decided as u64) < self.boxes {
+            write!(f, " (of the first {})", self.decided)?;
+        }
+        writeln!(f)?;
         if let Some(k) = self.kernel {
-            writeln!(f, "first box: kernel {k}")?;
+            write!(f, "first box: kernel {k}")?;
+            if let Some((p, q)) = self.block {
+                write!(f, ", blocks of {p} x {q}")?;
+            }
+            writeln!(f)?;
         }
         if !self.loops().is_empty() {
             f.write_str("  loops (innermost first): ")?;
@@ -108,10 +151,10 @@ impl fmt::Display for RelayoutSteps {
 }
 
 impl RelayoutPlan {
-    /// What this plan does: the slots, the boxes, and the loops and
-    /// kernel of the first box. The kernel is the one the copy runs (both
-    /// ask the same functions), so a test can assert which kernel a pair
-    /// gets.
+    /// What this plan does: the slots, the boxes and the kernel decided
+    /// for each, and the loops, kernel and block of the first box. The
+    /// kernels are those the copy runs (the plan decided them when it was
+    /// made), so a test can assert which kernel a pair gets.
     /// (Typed copies without the `simd` feature take the same kernels on
     /// their elements.)
     ///
@@ -129,6 +172,9 @@ impl RelayoutPlan {
             slot_bytes: self.slot_bytes(),
             boxes: 0,
             kernel: None,
+            block: None,
+            kernels: [RelayoutKernel::Element; DECIDED],
+            decided: 0,
             loops: [RelayoutLoop {
                 range: 0,
                 src: 0,
@@ -159,10 +205,17 @@ impl RelayoutPlan {
             *l = RelayoutLoop { range, src, dst };
         }
         out.len = nest.loops().len();
-        out.kernel = Some(match out.slot_bytes {
-            Some(b) => kernels::choose(&nest, b as usize),
-            None => bits::Copier::new(self.element, self.src_bits, self.dst_bits).choose(&nest),
-        });
+        let decided = self.decided.all();
+        out.kernels[..decided.len()].copy_from_slice(decided);
+        out.decided = decided.len();
+        let kernel = self
+            .decided
+            .kernel(0)
+            .unwrap_or_else(|| self.kernel_of(&nest));
+        out.kernel = Some(kernel);
+        out.block = out
+            .slot_bytes
+            .and_then(|b| kernels::block_of(kernel, &nest, b as usize));
         out
     }
 }

@@ -148,12 +148,26 @@ pub(crate) fn note(k: RelayoutKernel) {
 /// rank 16), and so are the tests of `choose`: a box has only the chosen
 /// kernel's frames on the stack while it is copied.
 pub(crate) fn copy_nest<T: Copy + 'static>(n: &Nest, src: &[T], dst: &mut [T]) {
+    copy_as(choose(n, core::mem::size_of::<T>()), n, src, dst);
+}
+
+/// Copies box `n` with `kernel`, the one [`choose`] names for it: named
+/// when the copy runs ([`copy_nest`]), or when the plan was made
+/// (`RelayoutPlan`'s decisions, `decide.rs`), for the same box. A kernel
+/// handed a box it cannot take copies it by strided steps ([`any_box`]):
+/// right, if slow.
+pub(crate) fn copy_as<T: Copy + 'static>(
+    kernel: RelayoutKernel,
+    n: &Nest,
+    src: &[T],
+    dst: &mut [T],
+) {
     // The size is tested in constants, here and in `fixed`, so that a
     // build without optimisations compiles only the kernels the size can
     // take (`choose` names units and sub-tiles only for runs of 2 of one-
     // or two-byte elements and of 4 bytes; wider elements do not get
     // them, which keeps their code out of small firmware).
-    match choose(n, core::mem::size_of::<T>()) {
+    match kernel {
         RelayoutKernel::Runs => runs(n, src, dst),
         RelayoutKernel::Units => match n.modes[0].range {
             2 if const { matches!(core::mem::size_of::<T>(), 1 | 2) } => units::<T, 2>(n, src, dst),
@@ -183,6 +197,8 @@ pub(crate) fn copy_nest<T: Copy + 'static>(n: &Nest, src: &[T], dst: &mut [T]) {
 /// are off the stack before the chosen kernel runs.
 #[inline(never)]
 pub(crate) fn choose(n: &Nest, size: usize) -> RelayoutKernel {
+    #[cfg(test)]
+    tests::CHOSEN.with(|c| c.set(c.get() + 1));
     let Some(&m0) = n.loops().first() else {
         return RelayoutKernel::Element;
     };
@@ -283,6 +299,38 @@ fn choose_fixed(n: &Nest, size: usize, same: bool) -> RelayoutKernel {
 #[inline(never)]
 fn tuned_kind(n: &Nest, size: usize, same: bool) -> Option<RelayoutKernel> {
     Tuned::plan(n, size, same).map(|t| t.kind)
+}
+
+/// The block `kernel` (the one [`choose`] names for box `n` of elements
+/// of `size` bytes) moves at a time, as steps along the destination's
+/// runs by steps along the source's: the general blocks' largest block,
+/// the tuned blocks' block, the blocks that move units or sub-tiles (in
+/// units or sub-tiles); `None` for kernels without blocks.
+#[inline(never)]
+pub(crate) fn block_of(kernel: RelayoutKernel, n: &Nest, size: usize) -> Option<(u64, u64)> {
+    match kernel {
+        RelayoutKernel::Blocks => {
+            let (pm, qm) = transpose::sides(size);
+            let b = transpose::Blocks::plan_at_most(n, pm, qm)?;
+            Some((b.rows().len() as u64, b.cols().len() as u64))
+        }
+        RelayoutKernel::Squares | RelayoutKernel::Weave | RelayoutKernel::Split => {
+            Tuned::plan(n, size, true).map(|t| t.side(size))
+        }
+        RelayoutKernel::Units => {
+            let r = sub_tile_side(size, n.loops().first()?.range);
+            let u = units_nest(n, r)?;
+            let wide = size * r as usize;
+            block_of(choose_fixed(&u, wide, true), &u, wide)
+        }
+        RelayoutKernel::SubTiles => {
+            let k = sub_tile_side(size, n.loops().first()?.range);
+            let u = sub_tile_nest(n, k, SUB_TILES_LEAST)?;
+            let wide = size * (k * k) as usize;
+            block_of(choose_fixed(&u, wide, false), &u, wide)
+        }
+        _ => None,
+    }
 }
 
 /// [`RelayoutKernel::Runs`]: box `n`'s first loop is runs contiguous on
@@ -564,7 +612,7 @@ mod tests {
 
     use alloc::vec;
     use alloc::vec::Vec;
-    use core::cell::RefCell;
+    use core::cell::{Cell, RefCell};
 
     use super::RelayoutKernel::{self, *};
     use crate::{parse_array, RelayoutPlan};
@@ -572,6 +620,60 @@ mod tests {
     std::thread_local! {
         /// The kernels that started on this thread, in order ([`super::note`]).
         pub(super) static RAN: RefCell<Vec<RelayoutKernel>> = const { RefCell::new(Vec::new()) };
+        /// How many boxes [`super::choose`] was asked about on this thread.
+        pub(super) static CHOSEN: Cell<usize> = const { Cell::new(0) };
+    }
+
+    /// A plan decides its boxes' kernels when it is made: a serial copy
+    /// asks `choose` about no box of its own, except the boxes past the
+    /// first 64 (`decide.rs`); it runs the kernels the plan decided, which
+    /// `describe` lists. (Parts cut for threads or windows are decided
+    /// when they run.)
+    #[test]
+    fn a_plan_decides_its_kernels_once() {
+        use super::super::decide::DECIDED;
+        for (from, to, boxes) in [
+            ("f32[512,1024]{1,0}", "f32[512,1024]{0,1}", 1),
+            ("bf16[30,200]{1,0}", "bf16[30,200]{0,1:T(8,128)(2,1)}", 1),
+            // 100 = 64 + 36: the whole tile and the rest.
+            ("u8[100,3]{1,0}", "u8[100,3]{0,1:T(64)}", 2),
+            // Four dimensions of three pieces each (7 = 4 + 2 + 1): 81
+            // boxes, 17 past the ones decided.
+            (
+                "u8[7,7,7,7]{3,2,1,0:T(2,2,2,2)}",
+                "u8[7,7,7,7]{0,1,2,3:T(4,4,4,4)}",
+                81,
+            ),
+        ] {
+            let (a, b) = (parse_array(from).unwrap(), parse_array(to).unwrap());
+            let plan = RelayoutPlan::new(&a, &b).unwrap();
+            let steps = plan.describe();
+            assert_eq!(steps.boxes(), boxes, "{from} -> {to}:\n{steps}");
+            assert_eq!(
+                steps.box_kernels().len(),
+                boxes.min(DECIDED as u64) as usize
+            );
+            let src: Vec<u8> = (0..plan.source_bytes()).map(|i| i as u8).collect();
+            let mut dst = vec![0u8; plan.destination_bytes() as usize];
+            CHOSEN.set(0);
+            RAN.with_borrow_mut(Vec::clear);
+            plan.run_bytes(&src, &mut dst).unwrap();
+            let past = (boxes as usize).saturating_sub(DECIDED);
+            assert_eq!(CHOSEN.get(), past, "{from} -> {to}");
+            // Each decided kernel started, in the order of the boxes.
+            let ran = RAN.take();
+            let mut at = 0;
+            for k in steps.box_kernels() {
+                at += ran[at..].iter().position(|r| r == k).unwrap() + 1;
+            }
+            // And each is the kernel `choose` names for its box now.
+            let super::super::How::Chains(chains) = &plan.how else {
+                panic!("{from} -> {to} has no chains");
+            };
+            let mut now = Vec::new();
+            plan.each_box(chains, &mut |n| now.push(plan.kernel_of(n)));
+            assert_eq!(steps.box_kernels(), &now[..DECIDED.min(now.len())]);
+        }
     }
 
     /// The kernel `describe` reports for a pair is the one the copy runs

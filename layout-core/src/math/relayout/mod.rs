@@ -22,6 +22,7 @@
 
 mod bits;
 mod ceiling;
+mod decide;
 mod describe;
 mod kernels;
 mod loops;
@@ -213,6 +214,8 @@ pub struct RelayoutPlan {
     /// Where the destination's padding is, when it can be filled alone.
     padding: Option<padding::Padding>,
     how: How,
+    /// The kernels of the first boxes (`decide.rs`).
+    decided: decide::Decided,
 }
 
 impl RelayoutPlan {
@@ -240,6 +243,19 @@ impl RelayoutPlan {
                 dst: dst.rank() as u64,
             }));
         }
+        let mut plan = Self::of_shapes(src, dst);
+        if let Ok(p) = &mut plan {
+            p.decide();
+        }
+        plan
+    }
+
+    // The plan without its kernels (`decide`), out of line: the two sides
+    // are off the stack when the kernels are decided. (`relayout` decides
+    // in its own plan, so that no second copy of it, 5 KB, is on the
+    // stack then: the Cortex-M firmware's.)
+    #[inline(never)]
+    fn of_shapes(src: &ArrayShape, dst: &ArrayShape) -> Result<RelayoutPlan, Error> {
         Self::build(&Side::of_shape(src)?, &Side::of_shape(dst)?)
     }
 
@@ -262,6 +278,19 @@ impl RelayoutPlan {
     /// assert_eq!(dst[b.offset([3, 200])], src[a.offset([3, 200])]);
     /// ```
     pub fn between<const R: usize>(
+        src: &StaticLayout<R>,
+        dst: &StaticLayout<R>,
+    ) -> Result<RelayoutPlan, Error> {
+        let mut plan = Self::of_statics(src, dst);
+        if let Ok(p) = &mut plan {
+            p.decide();
+        }
+        plan
+    }
+
+    // Out of line, as `of_shapes`.
+    #[inline(never)]
+    fn of_statics<const R: usize>(
         src: &StaticLayout<R>,
         dst: &StaticLayout<R>,
     ) -> Result<RelayoutPlan, Error> {
@@ -353,6 +382,7 @@ impl RelayoutPlan {
                 || b.slots.checked_mul(b.bits) != b.bytes.checked_mul(8),
             padding,
             how,
+            decided: decide::Decided::NONE,
         })
     }
 
@@ -634,11 +664,12 @@ impl RelayoutPlan {
         match &self.how {
             How::Chains(chains) => {
                 let slot = |x: u64| usize::try_from(x).ok();
+                // Threads decide each part's kernel (`decide.rs`).
                 let copy = |n: &Nest, d: &mut [T]| kernels::copy_nest(n, src, d);
                 if par && self.on_threads(chains, dst, slot, copy) {
                     return;
                 }
-                self.each_box(chains, &mut |n: &Nest| kernels::copy_nest(n, src, dst));
+                self.each_decided_box(chains, &mut |k, n: &Nest| kernels::copy_as(k, n, src, dst));
             }
             How::General { src: a, dst: b } => {
                 self.each_general(a, b, 0..u64::MAX, |s, d| dst[d as usize] = src[s as usize])
@@ -664,7 +695,11 @@ impl RelayoutPlan {
                 if par && self.on_threads(chains, dst, |x| byte(x, bits), one_box) {
                     return;
                 }
-                self.each_box(chains, &mut |n: &Nest| one_box(n, dst));
+                self.each_decided_box(chains, &mut |k, n: &Nest| {
+                    if !copy.nest_as(k, n, src, dst) {
+                        kernels::each_slot(n, |s, d| copy.one(src, s, dst, d));
+                    }
+                });
             }
             How::General { src: a, dst: b } => {
                 self.each_general(a, b, 0..u64::MAX, |s, d| copy.one(src, s, dst, d))
@@ -871,10 +906,14 @@ where
 {
     let a = src.layout().tables();
     let b = dst.layout().tables();
-    // Matched in place: moving the plan out of the `Result` would copy it.
-    let plan = RelayoutPlan::between(a, b);
-    let plan = match &plan {
-        Ok(p) => p,
+    // Decided and matched in place: moving the plan out of the `Result`
+    // would copy it (as `RelayoutPlan::between` does).
+    let mut plan = RelayoutPlan::of_statics(a, b);
+    let plan = match &mut plan {
+        Ok(p) => {
+            p.decide();
+            p
+        }
         Err(e) => return Err(*e),
     };
     let (na, nb) = (a.allocated_elements(), b.allocated_elements());

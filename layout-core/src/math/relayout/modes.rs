@@ -252,6 +252,20 @@ pub(crate) fn each_box(
     rank: usize,
     f: &mut dyn FnMut(&Nest),
 ) {
+    each_box_while(chains, pieces, rank, &mut |n: &Nest| {
+        f(n);
+        true
+    });
+}
+
+/// [`each_box`] until `f` returns `false` (the boxes after it are not
+/// visited).
+pub(crate) fn each_box_while(
+    chains: &[Chain; MAX_RANK],
+    pieces: &[&[Piece]; MAX_RANK],
+    rank: usize,
+    f: &mut dyn FnMut(&Nest) -> bool,
+) {
     let mut counts = [0usize; MAX_RANK];
     for (c, p) in counts.iter_mut().zip(&pieces[..rank]) {
         *c = p.len();
@@ -263,8 +277,7 @@ pub(crate) fn each_box(
     let mut nest = Nest::new();
     loop {
         nest.of_box(chains, pieces, &choice, rank);
-        f(&nest);
-        if !next(&mut choice[..rank], &counts[..rank]) {
+        if !f(&nest) || !next(&mut choice[..rank], &counts[..rank]) {
             return;
         }
     }

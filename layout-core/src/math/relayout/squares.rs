@@ -135,6 +135,22 @@ impl Tuned {
     }
 }
 
+impl Tuned {
+    /// The steps along the destination's runs and along the source's of
+    /// the blocks that go through the cache together, for elements of
+    /// `size` bytes (`RelayoutSteps::block`): squares of up to
+    /// [`SQUARE_BYTES`] a side, or the whole block where two rows are
+    /// woven or split.
+    pub(crate) fn side(&self, size: usize) -> (u64, u64) {
+        let (p, q) = (self.block.rp, self.block.rq);
+        if self.kind != RelayoutKernel::Squares {
+            return (p as u64, q as u64);
+        }
+        let side = SQUARE_BYTES / size.max(1);
+        (p.min(side) as u64, q.min(side) as u64)
+    }
+}
+
 /// Copies box `n` by its tuned blocks, as [`Tuned::plan`] makes them:
 /// by the kernel (weave, split or squares) that `kernels::choose` read
 /// from the same plan. The box is one `choose` gave such a kernel (so a
