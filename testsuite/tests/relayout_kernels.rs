@@ -225,3 +225,31 @@ fn general_blocks_match_every_element() {
         matches_slots(to, from);
     }
 }
+
+/// Short runs walked in tiles where a tile loop's range has no side of 4
+/// to 16 dividing it (37, 19 and 23 are prime, 34 is 2 x 17): whole tiles
+/// of 16 runs, then a rest of 1 to 15 runs, along the source's loop, the
+/// destination's, or both; one tile or several before the rest; with a
+/// loop besides the two. Every slot checked, both directions.
+#[test]
+fn runs_tiled_with_a_rest_match_every_element() {
+    for (from, to) in [
+        ("f64[40,37,5]{2,1,0}", "f64[40,37,5]{2,0,1}"),
+        ("f32[37,40,5]{2,1,0}", "f32[37,40,5]{2,0,1}"),
+        ("u16[34,19,7]{2,1,0}", "u16[34,19,7]{2,0,1}"),
+        ("u8[23,53,33]{2,1,0}", "u8[23,53,33]{2,0,1}"),
+        ("bf16[3,34,23,6]{3,2,1,0}", "bf16[3,34,23,6]{3,1,2,0}"),
+        ("f32[5,17,3,36,4]{4,3,2,1,0}", "f32[5,17,3,36,4]{4,1,3,2,0}"),
+    ] {
+        for (from, to) in [(from, to), (to, from)] {
+            let (a, b) = (parse_array(from).unwrap(), parse_array(to).unwrap());
+            let steps = RelayoutPlan::new(&a, &b).unwrap().describe();
+            assert_eq!(
+                steps.kernel(),
+                Some(xla_layout::RelayoutKernel::Runs),
+                "{from} -> {to}:\n{steps}"
+            );
+            matches_slots(from, to);
+        }
+    }
+}

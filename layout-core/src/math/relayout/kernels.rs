@@ -352,10 +352,67 @@ fn runs<T: Copy + 'static>(n: &Nest, src: &[T], dst: &mut [T]) {
     let k = rest.len();
     order[..k].copy_from_slice(rest);
     in_source_order(&mut order[..k]);
-    let k = tiles_of_runs(&mut order, k, len * core::mem::size_of::<T>());
-    each(&order[..k], n.src, n.dst, |s, d| {
+    let tiles = tiles_of_runs(&mut order, k, len * core::mem::size_of::<T>());
+    tiles.each(&mut order, n.src, n.dst, |s, d| {
         dst[d..d + len].copy_from_slice(&src[s..s + len]);
     });
+}
+
+/// A tile side cut out of a loop whose range no side of 4 to
+/// [`TILE_RUNS`] runs divides: whole tiles of [`TILE_RUNS`] runs, then
+/// the `rest` runs as tiles of that side, walked after them.
+#[derive(Clone, Copy)]
+struct Cut {
+    /// Where the tile's loop (steps within a tile) is in the order.
+    inner: usize,
+    /// Where the loop over whole tiles is (`None`: one whole tile).
+    outer: Option<usize>,
+    /// Whole tiles.
+    tiles: u64,
+    /// Runs left after them (1 to `TILE_RUNS - 1`).
+    rest: u64,
+    /// The loop's strides.
+    src: u64,
+    dst: u64,
+}
+
+/// The walk [`tiles_of_runs`] made: its loops (`order[..k]`), and the
+/// loops cut into whole tiles and a rest.
+struct Tiles {
+    k: usize,
+    cuts: [Option<Cut>; 2],
+}
+
+impl Tiles {
+    /// Calls `f(src, dst)` at every run, starting at `(src, dst)`: the
+    /// whole tiles first, then those of each rest (the loops' ranges in
+    /// `order` set for each part in turn).
+    fn each(&self, order: &mut [Mode; MODES], src: u64, dst: u64, mut f: impl FnMut(usize, usize)) {
+        for part in 0..4u32 {
+            let (mut s, mut d) = (src, dst);
+            let mut live = true;
+            for (i, cut) in self.cuts.iter().enumerate() {
+                let rest = part >> i & 1 == 1;
+                match cut {
+                    Some(c) => {
+                        let whole = c.tiles * TILE_RUNS as u64;
+                        order[c.inner].range = if rest { c.rest } else { TILE_RUNS as u64 };
+                        if let Some(o) = c.outer {
+                            order[o].range = if rest { 1 } else { c.tiles };
+                        }
+                        if rest {
+                            s = s.wrapping_add(whole.wrapping_mul(c.src));
+                            d = d.wrapping_add(whole.wrapping_mul(c.dst));
+                        }
+                    }
+                    None => live &= !rest,
+                }
+            }
+            if live {
+                each(&order[..self.k], s, d, &mut f);
+            }
+        }
+    }
 }
 
 /// Short runs (up to [`TILE_RUN_BYTES`]) whose next run in the source
@@ -364,28 +421,47 @@ fn runs<T: Copy + 'static>(n: &Nest, src: &[T], dst: &mut [T]) {
 /// that loop and of the one along which the destination is contiguous,
 /// so that a tile reads a few source streams and writes a few destination
 /// streams, each many runs long, instead of writing one run to each of
-/// hundreds of pages in turn. The loops are rewritten in place; returns
-/// their new count (unchanged where no tile applies).
-fn tiles_of_runs(order: &mut [Mode; MODES], k: usize, run_bytes: usize) -> usize {
+/// hundreds of pages in turn. A side is the largest divisor of the loop's
+/// range up to [`TILE_RUNS`]; where that is below 4 (`237 = 3 x 79`), the
+/// loop is cut into whole tiles of [`TILE_RUNS`] and a rest walked after
+/// them ([`Cut`]). The loops are rewritten in place; the walk keeps them
+/// (`order[..k]`, unchanged where no tile applies).
+fn tiles_of_runs(order: &mut [Mode; MODES], k: usize, run_bytes: usize) -> Tiles {
+    let untiled = Tiles {
+        k,
+        cuts: [None, None],
+    };
     if k < 2 || k + 2 > MODES || run_bytes > TILE_RUN_BYTES {
-        return k;
+        return untiled;
     }
     // The loop along which the destination continues the run.
     let Some(j) = (1..k).min_by_key(|&i| order[i].dst) else {
-        return k;
+        return untiled;
     };
     let (a, b) = (order[0], order[j]);
-    let (ca, cb) = (
-        divisor_up_to(a.range, TILE_RUNS) as u64,
-        divisor_up_to(b.range, TILE_RUNS) as u64,
-    );
-    if ca < 4 || cb < 4 || b.dst >= a.dst {
-        return k;
+    if b.dst >= a.dst {
+        return untiled;
     }
+    // Each side's steps, and whether its loop is cut.
+    let side = |l: Mode| {
+        let c = divisor_up_to(l.range, TILE_RUNS) as u64;
+        if c >= 4 {
+            Some((c, false))
+        } else if l.range > TILE_RUNS as u64 {
+            Some((TILE_RUNS as u64, true))
+        } else {
+            None
+        }
+    };
+    let (Some((ca, cut_a)), Some((cb, cut_b))) = (side(a), side(b)) else {
+        return untiled;
+    };
+    // The other loops (still in source order), then the loops over tiles
+    // put in among them after those of equal source stride.
     let mut outer = [a; MODES];
     let mut m = 0;
     for (i, l) in order[..k].iter().enumerate() {
-        if i != 0 && i != j {
+        if i != 0 && i != j && l.range > 1 {
             outer[m] = *l;
             m += 1;
         }
@@ -395,21 +471,48 @@ fn tiles_of_runs(order: &mut [Mode; MODES], k: usize, run_bytes: usize) -> usize
         src: l.src * c,
         dst: l.dst * c,
     };
-    outer[m] = scaled(a, ca);
-    outer[m + 1] = scaled(b, cb);
-    in_source_order(&mut outer[..m + 2]);
+    let mut put = |l: Mode| {
+        let at = outer[..m].iter().take_while(|o| o.src <= l.src).count();
+        outer.copy_within(at..m, at + 1);
+        outer[at] = l;
+        m += 1;
+        at
+    };
+    let mut outer_a = put(scaled(a, ca));
+    let outer_b = put(scaled(b, cb));
+    if outer_b <= outer_a {
+        outer_a += 1;
+    }
     order[0] = Mode { range: ca, ..a };
     order[1] = Mode { range: cb, ..b };
-    order[2..m + 4].copy_from_slice(&outer[..m + 2]);
-    // Loops of one step are no loops.
-    let mut n = 0;
-    for i in 0..m + 4 {
-        if order[i].range > 1 {
-            order[n] = order[i];
+    // Loops of one step are no loops (the tiles' own have at least 4).
+    let mut n = 2;
+    let (mut at_a, mut at_b) = (None, None);
+    for (i, l) in outer[..m].iter().enumerate() {
+        if l.range > 1 {
+            if i == outer_a {
+                at_a = Some(n);
+            } else if i == outer_b {
+                at_b = Some(n);
+            }
+            order[n] = *l;
             n += 1;
         }
     }
-    n
+    let cut = |yes: bool, inner: usize, outer: Option<usize>, l: Mode| {
+        yes.then_some(Cut {
+            inner,
+            outer,
+            tiles: l.range / TILE_RUNS as u64,
+            rest: l.range % TILE_RUNS as u64,
+            src: l.src,
+            dst: l.dst,
+        })
+    };
+    Tiles {
+        k: n,
+        cuts: [cut(cut_a, 0, at_a, a), cut(cut_b, 1, at_b, b)],
+    }
 }
 
 /// [`RelayoutKernel::Units`]: the box as a transpose of `[T; R]` units
@@ -720,6 +823,38 @@ mod tests {
             plan.run_bytes(&src, &mut dst).unwrap();
             let ran = RAN.take();
             assert_eq!(ran.first(), Some(&kernel), "{from} -> {to}: {ran:?}");
+        }
+    }
+
+    /// The tiled walk of runs visits every run of the box once, where a
+    /// tile loop is cut into whole tiles and a rest (ranges 37, 19 and
+    /// 34 have no side of 4 to 16), as where it is not (40, 36).
+    #[test]
+    fn tiles_of_runs_visit_every_run_once() {
+        use super::super::loops::each;
+        use super::{tiles_of_runs, Mode, MODES};
+        let m = |range, src, dst| Mode { range, src, dst };
+        // Loops in source order (runs of 5 elements): the source's next
+        // run first, the destination's among the others.
+        for (loops, cuts) in [
+            (vec![m(37, 5, 200), m(40, 185, 5)], 1),
+            (vec![m(40, 5, 185), m(37, 200, 5)], 1),
+            (vec![m(19, 5, 170), m(34, 95, 5)], 2),
+            (vec![m(17, 5, 170), m(3, 85, 2890), m(34, 255, 5)], 2),
+            (vec![m(40, 5, 180), m(36, 200, 5)], 0),
+        ] {
+            let mut order = [m(1, 0, 0); MODES];
+            order[..loops.len()].copy_from_slice(&loops);
+            let tiles = tiles_of_runs(&mut order, loops.len(), 40);
+            assert_eq!(tiles.cuts.iter().flatten().count(), cuts, "{loops:?}");
+            let mut seen = Vec::new();
+            tiles.each(&mut order, 3, 7, |s, d| seen.push((s, d)));
+            let mut all = Vec::new();
+            each(&loops, 3, 7, |s, d| all.push((s, d)));
+            assert_ne!(seen, all, "{loops:?}: not tiled");
+            seen.sort_unstable();
+            all.sort_unstable();
+            assert_eq!(seen, all, "{loops:?}");
         }
     }
 }

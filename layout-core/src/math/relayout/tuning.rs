@@ -69,7 +69,10 @@ pub(crate) const PASS: usize = 8;
 /// keep their untiled walk (within noise either way, and tuned before).
 pub(crate) const TILE_RUN_BYTES: usize = 256;
 
-/// The most runs on a tile's side (`kernels::tiles_of_runs`).
+/// The most runs on a tile's side (`kernels::tiles_of_runs`), and the
+/// side of the whole tiles a loop is cut into where no side of 4 up to
+/// this divides its range (`f64[536,237,31]` `{2,1,0}` -> `{2,0,1}`, 237 =
+/// 3 x 79: 0.43x of memcpy untiled, 0.99x so, A/B, five rounds).
 pub(crate) const TILE_RUNS: usize = 16;
 
 /// Runs of 2 or 4 narrow elements are taken as one wider element
