@@ -174,6 +174,39 @@ fn describe_lists_each_box_and_the_block() {
     );
 }
 
+/// The tuned squares' edges, where a vector block's side does not divide
+/// what the squares leave: the last block overlaps the one before it.
+/// Rows and columns of every remainder, rows and destination columns in
+/// two loops (`T(8,128)` on one side), sub-tiles transposed on the way.
+#[test]
+fn squares_edges_match_every_element() {
+    use xla_layout::RelayoutKernel::*;
+    for (from, to) in [
+        ("u8[70,100]{1,0}", "u8[70,100]{0,1}"),
+        ("u8[77,93]{0,1}", "u8[77,93]{1,0}"),
+        ("u16[45,37]{1,0}", "u16[45,37]{0,1}"),
+        ("f32[21,70]{1,0}", "f32[21,70]{0,1}"),
+        ("f64[13,11]{1,0}", "f64[13,11]{0,1}"),
+        ("pred[70,64,3]{0,1,2:T(8,128)}", "pred[70,64,3]{1,0,2}"),
+        ("u8[300,70]{0,1}", "u8[300,70]{1,0:T(8,128)}"),
+        ("f32[150,75]{0,1}", "f32[150,75]{1,0:T(8,128)}"),
+        (
+            "bf16[70,90]{1,0:T(8,128)(2,1)}",
+            "bf16[70,90]{0,1:T(8,128)(2,1)}",
+        ),
+    ] {
+        let (a, b) = (parse_array(from).unwrap(), parse_array(to).unwrap());
+        let steps = RelayoutPlan::new(&a, &b).unwrap().describe();
+        let kernels = steps.box_kernels();
+        assert!(
+            kernels.iter().any(|k| matches!(k, Squares | SubTiles)),
+            "{from} -> {to}:\n{steps}"
+        );
+        matches_slots(from, to);
+        matches_slots(to, from);
+    }
+}
+
 /// Pairs nobody tuned a kernel for (drawn like the `relayout_pairs`
 /// bench's, smaller): odd extents, rows that start at odd nibbles, `(2,1)`
 /// sub-tiles against other orders, tiles of 2 rows on both sides, and

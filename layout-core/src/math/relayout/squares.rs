@@ -354,11 +354,17 @@ impl Block {
         two_loops(p, self.rp0, self.sp, self.sp1)
     }
 
-    /// The elements outside `0..pn` x `0..qn` (`qn` a multiple of 16):
-    /// in blocks of one vector a side where they fit (16 x 16 bytes, 8 x 8
-    /// two-byte elements, 4 x 4 wider ones), the last few one by one.
+    /// The elements outside `0..pn` x `0..qn`: the rows under the
+    /// squares (columns `0..qn`), then every row of the columns right of
+    /// them, in blocks of one vector a side (16 x 16 bytes, 8 x 8 two-byte
+    /// elements, 4 x 4 wider ones). Where that side does not divide what
+    /// is left, the last block overlaps the one before it (or the
+    /// squares), and its elements are written twice, with the same
+    /// values; only a block narrower than one vector goes one by one.
     /// (One by one, the 59 rows left under 64-row squares of
-    /// `u8[763,16800]` transposed took an eighth of the copy.)
+    /// `u8[763,16800]` transposed took an eighth of the copy; the 6
+    /// columns right of 64 in the 70-column box of a `pred`
+    /// `{0,1,2:T(8,128)}` -> `{1,0,2}` copy, a quarter.)
     fn edges<T: Copy + 'static, X: Fix<T>>(
         &self,
         src: &[T],
@@ -385,24 +391,31 @@ impl Block {
         qn: usize,
     ) {
         let (rp, rq) = (self.rp, self.rq);
-        // The rows under the squares, as far as whole columns of blocks.
-        let (pe, qe) = (pn + (rp - pn) / E * E, qn / E * E);
-        for p in (pn..pe).step_by(E) {
-            for q in (0..qe).step_by(E) {
-                self.micro::<T, X, E, E, E>(src, s, dst, d, p, q);
+        // The starts of blocks of `E` over `lo..hi` (`hi >= E`), the last
+        // moved back to end at `hi`.
+        let starts = |lo: usize, hi: usize| (lo..hi).step_by(E).map(move |x| x.min(hi - E));
+        if pn < rp {
+            if rp >= E && qn >= E {
+                for p in starts(pn, rp) {
+                    for q in starts(0, qn) {
+                        self.micro::<T, X, E, E, E>(src, s, dst, d, p, q);
+                    }
+                }
+            } else {
+                self.elements::<T, X>(src, s, dst, d, pn..rp, 0..qn);
             }
         }
-        self.elements::<T, X>(src, s, dst, d, pe..rp, 0..qe);
-        self.elements::<T, X>(src, s, dst, d, pn..rp, qe..qn);
-        // Every row of the columns right of the squares.
-        let (pa, qa) = (rp / E * E, qn + (rq - qn) / E * E);
-        for q in (qn..qa).step_by(E) {
-            for p in (0..pa).step_by(E) {
-                self.micro::<T, X, E, E, E>(src, s, dst, d, p, q);
+        if qn < rq {
+            if rp >= E && rq >= E {
+                for q in starts(qn, rq) {
+                    for p in starts(0, rp) {
+                        self.micro::<T, X, E, E, E>(src, s, dst, d, p, q);
+                    }
+                }
+            } else {
+                self.elements::<T, X>(src, s, dst, d, 0..rp, qn..rq);
             }
         }
-        self.elements::<T, X>(src, s, dst, d, pa..rp, qn..qa);
-        self.elements::<T, X>(src, s, dst, d, 0..rp, qa..rq);
     }
 
     /// The elements of rows `ps` and columns `qs` of the block, one by one.
@@ -428,11 +441,11 @@ impl Block {
         two_loops(q, self.rq0, self.dq, self.dq1)
     }
 
-    /// Whether the `Q` destination rows from block column `q` (a multiple
-    /// of `Q`) are `dq` apart.
+    /// Whether the `Q` destination rows from block column `q` are `dq`
+    /// apart (all in one group of `rq0`).
     #[inline(always)]
-    fn even_cols<const Q: usize>(&self) -> bool {
-        self.rq0 == 0 || self.rq0.is_multiple_of(Q)
+    fn even_cols<const Q: usize>(&self, q: usize) -> bool {
+        self.rq0 == 0 || q % self.rq0 + Q <= self.rq0
     }
 
     /// The start of the source row after the one at `at`, and its place
@@ -492,7 +505,7 @@ impl Block {
             (at, inner) = self.next_row(at, inner);
         }
         let to = d + p;
-        if X::SAME && self.even_cols::<Q>() {
+        if X::SAME && self.even_cols::<Q>(q) {
             if simd::block(&rows, dst, to + self.col(q), self.dq) {
                 return;
             }
