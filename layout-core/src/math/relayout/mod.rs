@@ -719,11 +719,22 @@ impl RelayoutPlan {
         f: impl Fn(&Nest, &mut [T]) + Sync,
     ) -> bool {
         #[cfg(feature = "rayon")]
-        if let Some(parts) = parallel::parts(|g| self.each_box(chains, g), 4, self.source_line()) {
-            return parallel::run(parts, dst, unit, f);
+        {
+            let each = |g: &mut dyn FnMut(&Nest)| self.each_box(chains, g);
+            if let Some(parts) = parallel::parts(each, 4, self.source_line(), self.granule()) {
+                return parallel::run(parts, dst, unit, f);
+            }
         }
         let _ = (chains, dst, unit, f);
         false
+    }
+
+    /// The fewest destination slots that are whole bytes, from a slot
+    /// that starts on a byte: 1 for slots of whole bytes, 2 for nibbles,
+    /// 8 for bits (`parallel::parts` cuts on them).
+    #[cfg(feature = "rayon")]
+    fn granule(&self) -> u64 {
+        8 / windowed::gcd(self.dst_bits.max(1), 8)
     }
 
     /// Source slots in one 64-byte cache line (at least 1).

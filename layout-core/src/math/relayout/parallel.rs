@@ -28,6 +28,11 @@ pub(crate) struct Part {
 /// way. Parts of different boxes may overlap ([`run`] keeps those on one
 /// thread).
 ///
+/// Each part's range is widened to whole `granule`s of slots (1 for whole
+/// slots; for packed ones, the slots whose first starts on a whole byte:
+/// 2 for nibbles), so that a part's range is whole bytes of `dst`; parts
+/// that then share a byte overlap, and [`run`] keeps them on one thread.
+///
 /// Where a step of that loop moves less than a cache line of the source
 /// (`src_line` source slots), each part keeps at least a line's worth of
 /// steps: cut finer, the parts read the same lines and each transposes
@@ -38,7 +43,11 @@ pub(crate) fn parts(
     mut each_box: impl FnMut(&mut dyn FnMut(&Nest)),
     per_thread: u64,
     src_line: u64,
+    granule: u64,
 ) -> Option<Vec<Part>> {
+    let g = granule.max(1);
+    let down = |x: u64| x / g * g;
+    let up = |x: u64| x.div_ceil(g).saturating_mul(g);
     let threads = rayon::current_num_threads().max(1) as u64;
     let mut out = Vec::new();
     let mut ok = true;
@@ -55,8 +64,8 @@ pub(crate) fn parts(
         let Some((top, inner)) = modes.split_last() else {
             out.push(Part {
                 nest: *n,
-                lo: n.dst,
-                hi: n.dst + 1,
+                lo: down(n.dst),
+                hi: up(n.dst + 1),
             });
             return;
         };
@@ -93,8 +102,8 @@ pub(crate) fn parts(
             part.dst = n.dst + k * top.dst;
             out.push(Part {
                 nest: part,
-                lo: part.dst,
-                hi: part.dst + (count - 1) * top.dst + span,
+                lo: down(part.dst),
+                hi: up(part.dst + (count - 1) * top.dst + span),
             });
             k += count;
         }

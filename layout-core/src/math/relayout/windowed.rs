@@ -436,6 +436,7 @@ impl RelayoutPlan {
             // 64 MB ran 1.5x slower cut in four).
             1,
             self.source_line(),
+            self.granule(),
         );
         match parts {
             Some(parts) if whole => super::parallel::run(parts, dst, unit, f),
@@ -445,7 +446,7 @@ impl RelayoutPlan {
 }
 
 /// Greatest common divisor.
-fn gcd(mut a: u64, mut b: u64) -> u64 {
+pub(super) fn gcd(mut a: u64, mut b: u64) -> u64 {
     while b != 0 {
         (a, b) = (b, a % b);
     }
