@@ -175,7 +175,8 @@ fn describe_lists_each_box_and_the_block() {
 }
 
 /// The tuned squares' edges, where a vector block's side does not divide
-/// what the squares leave: the last block overlaps the one before it.
+/// what the squares leave: the last block overlaps the one before it; and
+/// boxes cut where a loop joined to the blocks has no divisor that fits.
 /// Rows and columns of every remainder, rows and destination columns in
 /// two loops (`T(8,128)` on one side), sub-tiles transposed on the way.
 #[test]
@@ -194,6 +195,12 @@ fn squares_edges_match_every_element() {
             "bf16[70,90]{1,0:T(8,128)(2,1)}",
             "bf16[70,90]{0,1:T(8,128)(2,1)}",
         ),
+        // Loops the blocks would join whose ranges no divisor fits (41
+        // and 13 columns of 8 bytes, 43 tiles of 8 rows): the box cut
+        // into whole joins and a rest.
+        ("pred[300,328]{1,0}", "pred[300,328]{0,1:T(8,128)}"),
+        ("u8[260,104]{1,0}", "u8[260,104]{0,1:T(8,128)}"),
+        ("f32[344,256]{1,0:T(8,128)}", "f32[344,256]{0,1:T(8,128)}"),
     ] {
         let (a, b) = (parse_array(from).unwrap(), parse_array(to).unwrap());
         let steps = RelayoutPlan::new(&a, &b).unwrap().describe();
