@@ -66,6 +66,13 @@ fn each_family_gets_its_kernel() {
             NibbleTranspose,
         ),
         ("s4[14,675]{1,0:E(4)}", "s4[14,675]{0,1:E(4)}", PackedBlocks),
+        // Destination runs of one `(2,1)` pair (2 nibbles) from source
+        // runs of 36: too short for the nibble transpose's tiles.
+        (
+            "s4[2,36,8,16]{1,2,3,0:E(4)}",
+            "s4[2,36,8,16]{2,0,3,1:T(8,128)(2,1)E(4)}",
+            PackedBlocks,
+        ),
         // 257 columns: blocks of 128 and a last column alone.
         ("s4[70,257]{1,0:E(4)}", "s4[70,257]{0,1:E(4)}", PackedBlocks),
         // `(2,1)` pairs split between two planes: runs of 2 nibbles.

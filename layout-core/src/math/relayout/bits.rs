@@ -10,7 +10,7 @@ use super::loops::{each, Fix};
 use super::modes::{Mode, Nest};
 use super::simd;
 use super::subbyte;
-use super::tuning::{NIBBLE_RUN, TILE_BYTES, TILE_ROWS};
+use super::tuning::{NIBBLE_ROWS, NIBBLE_RUN, TILE_BYTES, TILE_ROWS};
 use crate::base::element::ElementType;
 
 /// Low `w` bits set.
@@ -95,6 +95,7 @@ fn nibble_block(m0: &Mode, m1: &Mode) -> bool {
         && even(m1.range)
         && even(m1.dst)
         && m1.range >= NIBBLE_RUN
+        && m0.range >= NIBBLE_ROWS
 }
 
 /// Box `n` of slots `k` to a byte as a box of bytes, where it moves whole
@@ -631,11 +632,13 @@ impl NibbleBlock {
     #[inline(never)]
     fn copy(&self, src: &[u8], s: usize, dst: &mut [u8], d: usize) {
         let bytes = self.cols / 2;
+        // One tile for all: only its first `pn` rows, and `bn` bytes of
+        // each, are read, all written first.
+        let mut tile = [[0u8; TILE_BYTES]; TILE_ROWS];
         for p0 in (0..self.rows).step_by(TILE_ROWS) {
             let pn = TILE_ROWS.min(self.rows - p0);
             for b0 in (0..bytes).step_by(TILE_BYTES) {
                 let bn = TILE_BYTES.min(bytes - b0);
-                let mut tile = [[0u8; TILE_BYTES]; TILE_ROWS];
                 for (i, t) in tile[..pn].iter_mut().enumerate() {
                     let at = s + (p0 + i) * self.row + b0;
                     t[..bn].copy_from_slice(&src[at..at + bn]);

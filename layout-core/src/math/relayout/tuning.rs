@@ -106,6 +106,13 @@ pub(crate) const SQUARES_LEAST: u64 = 64;
 /// memcpy); the packed blocks take those.
 pub(crate) const NIBBLE_RUN: u64 = 16;
 
+/// The shortest destination run a nibble transpose takes: runs of 2
+/// nibbles (a `(2,1)` pair as the destination's run) make tiles one byte
+/// tall (`s4[32,108,144,64]` into `T(8,128)(2,1)`: 0.05x of memcpy, 0.15x
+/// in the packed blocks); from 4 the nibble transpose was the faster
+/// (`s4[39512,512]` into `T(8,128)(4,1)`: 0.06x against 0.03-0.04x).
+pub(crate) const NIBBLE_ROWS: u64 = 4;
+
 /// Source rows in one tile of a nibble transpose (even).
 pub(crate) const TILE_ROWS: usize = 64;
 
