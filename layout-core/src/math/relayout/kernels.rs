@@ -49,7 +49,9 @@ pub enum RelayoutKernel {
     Squares,
     /// Two source rows woven into one destination run of pairs.
     Weave,
-    /// One source run of pairs split into two destination rows.
+    /// One source run of pairs split into two destination rows (for
+    /// 1-byte elements, of 4-tuples into four: the `(2,1)` and `(4,1)`
+    /// sub-tiles back to rows).
     Split,
     /// Strided steps, element by element along the innermost loop.
     Strided,

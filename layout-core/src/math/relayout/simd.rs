@@ -481,6 +481,42 @@ mod sse2 {
         true
     }
 
+    /// One run of bytes taken 4 at a time (the `(4,1)` sub-tiles of a
+    /// 1-byte type) split into four rows: byte `4i + k` into `rows[k][i]`,
+    /// 16 bytes of each row at a time (four vectors interleaved four
+    /// times: each round rotates the bits of a byte's place by one, and
+    /// four rounds move its place in the 4-tuple to the top, the row).
+    /// How many bytes of each row were done.
+    #[inline(always)]
+    pub(crate) fn split4<T: 'static>(run: &[T], rows: [&mut [T]; 4]) -> usize {
+        if !is::<T, [u8; 1]>() {
+            return 0;
+        }
+        let [a, b, c, d] = rows;
+        let (a, b) = (a.as_chunks_mut::<16>().0, b.as_chunks_mut::<16>().0);
+        let (c, d) = (c.as_chunks_mut::<16>().0, d.as_chunks_mut::<16>().0);
+        let mut done = 0;
+        let outs = a.iter_mut().zip(b).zip(c).zip(d);
+        for (r, (((a, b), c), d)) in run.as_chunks::<64>().0.iter().zip(outs) {
+            // Always `Some`: `T` is `[u8; 1]`.
+            let Some(r) = (r as &dyn Any).downcast_ref::<[[u8; 1]; 64]>() else {
+                return done;
+            };
+            let (q, _) = r.as_flattened().as_chunks::<16>();
+            let mut v = [q[0], q[1], q[2], q[3]].map(|x| load_unaligned_m128i(&x));
+            Shuffle::<1>.transpose(&mut v);
+            Shuffle::<1>.transpose(&mut v);
+            for (o, x) in [a, b, c, d].into_iter().zip(v) {
+                let Some(o) = (o as &mut dyn Any).downcast_mut::<[[u8; 1]; 16]>() else {
+                    return done;
+                };
+                o.as_flattened_mut().copy_from_slice(&<[u8; 16]>::from(x));
+            }
+            done += 16;
+        }
+        done
+    }
+
     /// [`split`] where `T` is `U` (`S` bytes, `L` to a vector, `L2 = 2L`).
     /// A pair of vectors holds `L` pairs; interleaving them `log2(L)`
     /// times rotates the bits of each element's place back to rows.
@@ -625,8 +661,8 @@ mod sse2 {
     target_feature = "sse2"
 ))]
 pub(super) use sse2::{
-    block, bytes, bytes_to_nibbles, nibbles_to_bytes, prefetch, prefetch_write, split, table_block,
-    transpose_nibbles, unweave_nibbles, weave_nibbles,
+    block, bytes, bytes_to_nibbles, nibbles_to_bytes, prefetch, prefetch_write, split, split4,
+    table_block, transpose_nibbles, unweave_nibbles, weave_nibbles,
 };
 
 #[cfg(not(all(
@@ -635,8 +671,8 @@ pub(super) use sse2::{
     target_feature = "sse2"
 )))]
 pub(super) use none::{
-    block, bytes, bytes_to_nibbles, nibbles_to_bytes, prefetch, prefetch_write, split, table_block,
-    transpose_nibbles, unweave_nibbles, weave_nibbles,
+    block, bytes, bytes_to_nibbles, nibbles_to_bytes, prefetch, prefetch_write, split, split4,
+    table_block, transpose_nibbles, unweave_nibbles, weave_nibbles,
 };
 
 /// Without the feature (or without SSE2): no type is loaded as bytes,
@@ -694,6 +730,11 @@ mod none {
 
     #[inline(always)]
     pub(crate) fn split<T>(_: &[T], _: &mut [T], _: &mut [T]) -> usize {
+        0
+    }
+
+    #[inline(always)]
+    pub(crate) fn split4<T>(_: &[T], _: [&mut [T]; 4]) -> usize {
         0
     }
 

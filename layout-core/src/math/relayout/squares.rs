@@ -22,7 +22,9 @@ pub(crate) fn tuned(n: &Nest, size: usize) -> bool {
     };
     let bytes = |r: u64| r.saturating_mul(size as u64) >= SQUARES_RUN_BYTES;
     let weave = m0.range == 2 && mq.dst == 2;
-    let split = mq.range == 2 && m0.src == 2;
+    // Runs of 2 split into two rows; for bytes, of 4 into four (the
+    // `(4,1)` sub-tiles to rows).
+    let split = (mq.range == 2 && m0.src == 2) || (size == 1 && mq.range == 4 && m0.src == 4);
     let area = m0.range.saturating_mul(mq.range) >= SQUARES_LEAST;
     weave || split || (bytes(m0.range) && bytes(mq.range) && area)
 }
@@ -145,7 +147,7 @@ impl Tuned {
         let plain = same && block.rp0 == 0 && block.rq0 == 0;
         let kind = if plain && block.rp == 2 && block.dq == 2 {
             RelayoutKernel::Weave
-        } else if plain && block.rq == 2 && block.sp == 2 {
+        } else if plain && block.rq == block.sp && (block.rq == 2 || (block.rq == 4 && size == 1)) {
             RelayoutKernel::Split
         } else {
             RelayoutKernel::Squares
@@ -210,6 +212,19 @@ pub(crate) fn blocks<T: Copy + 'static, X: Fix<T>>(n: &Nest, src: &[T], dst: &mu
                     &src[s + sp..s + sp + rq],
                     &mut dst[d..d + 2 * rq],
                 );
+            });
+        }
+        RelayoutKernel::Split if block.rq == 4 => {
+            // One run of bytes split into four rows (the `(4,1)` sub-tiles
+            // back to rows), in source order as below.
+            in_source_order(outer);
+            let (rp, dq) = (block.rp, block.dq);
+            each(outer, n.src, n.dst, |s, d| {
+                let (a, rest) = dst[d..d + 3 * dq + rp].split_at_mut(dq);
+                let (b, rest) = rest.split_at_mut(dq);
+                let (c, e) = rest.split_at_mut(dq);
+                let rows = [&mut a[..rp], &mut b[..rp], &mut c[..rp], &mut e[..rp]];
+                split4(&src[s..s + 4 * rp], rows);
             });
         }
         RelayoutKernel::Split => {
@@ -285,6 +300,21 @@ fn split<T: Copy + 'static>(run: &[T], a: &mut [T], b: &mut [T]) {
     {
         *x = i[0];
         *y = i[1];
+    }
+}
+
+/// One run of 4-tuples split into four rows: `run[4i + k]` into
+/// `rows[k][i]`.
+fn split4<T: Copy + 'static>(run: &[T], rows: [&mut [T]; 4]) {
+    let [a, b, c, d] = rows;
+    let k = simd::split4(run, [&mut *a, &mut *b, &mut *c, &mut *d]);
+    let tails = a[k..]
+        .iter_mut()
+        .zip(&mut b[k..])
+        .zip(&mut c[k..])
+        .zip(&mut d[k..]);
+    for (x, (((a, b), c), d)) in run[4 * k..].chunks_exact(4).zip(tails) {
+        (*a, *b, *c, *d) = (x[0], x[1], x[2], x[3]);
     }
 }
 
