@@ -46,14 +46,18 @@ fn each_family_gets_its_kernel() {
             "bf16[256,512]{1,0}",
             Split,
         ),
-        // The `(4,1)` sub-tiles of bytes split into four rows; 509 rows
+        // Rows of bytes woven into `(4,1)` sub-tiles, and back: four
+        // rows into one run of 4-tuples, four rows out of one; 509 rows
+        // leave a tail of each row after the vectors.
+        ("s8[64,512]{0,1}", "s8[64,512]{0,1:T(8,128)(4,1)}", Weave),
+        (
+            "u8[509,70]{0,1}",
+            "u8[509,70]{0,1:T(32,128)(4,1)}",
+            Weave,
+        ),
         // leave a tail of each row after the vectors.
         ("s8[64,512]{0,1:T(8,128)(4,1)}", "s8[64,512]{0,1}", Split),
-        (
-            "u8[509,70]{0,1:T(32,128)(4,1)}",
-            "u8[509,70]{0,1}",
-            Split,
-        ),
+        ("u8[509,70]{0,1:T(32,128)(4,1)}", "u8[509,70]{0,1}", Split),
         (
             "bf16[256,512]{1,0:T(8,128)(2,1)}",
             "bf16[256,512]{0,1:T(8,128)(2,1)}",

@@ -47,7 +47,9 @@ pub enum RelayoutKernel {
     /// Transposed square blocks of one cache line a side, for runs of at
     /// least 8 bytes on both sides.
     Squares,
-    /// Two source rows woven into one destination run of pairs.
+    /// Two source rows woven into one destination run of pairs (for
+    /// 1-byte elements, four rows into 4-tuples: rows to the `(2,1)` and
+    /// `(4,1)` sub-tiles).
     Weave,
     /// One source run of pairs split into two destination rows (for
     /// 1-byte elements, of 4-tuples into four: the `(2,1)` and `(4,1)`

@@ -517,6 +517,48 @@ mod sse2 {
         done
     }
 
+    /// The inverse of [`split4`]: four rows of bytes woven into one run of
+    /// 4-tuples, `rows[k][i]` into `run[4i + k]` (the rows to `(4,1)`
+    /// sub-tiles), 16 bytes of each row at a time (two rounds of
+    /// interleaving). How many bytes of each row were done.
+    #[inline(always)]
+    pub(crate) fn weave4<T: 'static>(rows: [&[T]; 4], run: &mut [T]) -> usize {
+        if !is::<T, [u8; 1]>() {
+            return 0;
+        }
+        let [a, b, c, d] = rows.map(|r| r.as_chunks::<16>().0);
+        let ins = a.iter().zip(b).zip(c).zip(d);
+        let mut done = 0;
+        for (r, (((a, b), c), d)) in run.as_chunks_mut::<64>().0.iter_mut().zip(ins) {
+            let mut v = [m128i::default(); 4];
+            for (v, x) in v.iter_mut().zip([a, b, c, d]) {
+                // Always `Some`: `T` is `[u8; 1]`.
+                let Some(x) = (x as &dyn Any).downcast_ref::<[[u8; 1]; 16]>() else {
+                    return done;
+                };
+                let Ok(x) = x.as_flattened().try_into() else {
+                    return done;
+                };
+                *v = load_unaligned_m128i(x);
+            }
+            Shuffle::<1>.transpose(&mut v);
+            let Some(r) = (r as &mut dyn Any).downcast_mut::<[[u8; 1]; 64]>() else {
+                return done;
+            };
+            for (o, x) in r
+                .as_flattened_mut()
+                .as_chunks_mut::<16>()
+                .0
+                .iter_mut()
+                .zip(v)
+            {
+                *o = <[u8; 16]>::from(x);
+            }
+            done += 16;
+        }
+        done
+    }
+
     /// [`split`] where `T` is `U` (`S` bytes, `L` to a vector, `L2 = 2L`).
     /// A pair of vectors holds `L` pairs; interleaving them `log2(L)`
     /// times rotates the bits of each element's place back to rows.
@@ -662,7 +704,7 @@ mod sse2 {
 ))]
 pub(super) use sse2::{
     block, bytes, bytes_to_nibbles, nibbles_to_bytes, prefetch, prefetch_write, split, split4,
-    table_block, transpose_nibbles, unweave_nibbles, weave_nibbles,
+    table_block, transpose_nibbles, unweave_nibbles, weave4, weave_nibbles,
 };
 
 #[cfg(not(all(
@@ -672,7 +714,7 @@ pub(super) use sse2::{
 )))]
 pub(super) use none::{
     block, bytes, bytes_to_nibbles, nibbles_to_bytes, prefetch, prefetch_write, split, split4,
-    table_block, transpose_nibbles, unweave_nibbles, weave_nibbles,
+    table_block, transpose_nibbles, unweave_nibbles, weave4, weave_nibbles,
 };
 
 /// Without the feature (or without SSE2): no type is loaded as bytes,
@@ -735,6 +777,11 @@ mod none {
 
     #[inline(always)]
     pub(crate) fn split4<T>(_: &[T], _: [&mut [T]; 4]) -> usize {
+        0
+    }
+
+    #[inline(always)]
+    pub(crate) fn weave4<T>(_: [&[T]; 4], _: &mut [T]) -> usize {
         0
     }
 

@@ -21,7 +21,7 @@ pub(crate) fn tuned(n: &Nest, size: usize) -> bool {
         return false;
     };
     let bytes = |r: u64| r.saturating_mul(size as u64) >= SQUARES_RUN_BYTES;
-    let weave = m0.range == 2 && mq.dst == 2;
+    let weave = (m0.range == 2 && mq.dst == 2) || (size == 1 && m0.range == 4 && mq.dst == 4);
     // Runs of 2 split into two rows; for bytes, of 4 into four (the
     // `(4,1)` sub-tiles to rows).
     let split = (mq.range == 2 && m0.src == 2) || (size == 1 && mq.range == 4 && m0.src == 4);
@@ -145,7 +145,10 @@ impl Tuned {
         // elements) can be crowded.
         block.crowded = line > 2 * PASS && block.crowded(line, size);
         let plain = same && block.rp0 == 0 && block.rq0 == 0;
-        let kind = if plain && block.rp == 2 && block.dq == 2 {
+        let kind = if plain
+            && block.rp == block.dq
+            && (block.rp == 2 || (block.rp == 4 && size == 1))
+        {
             RelayoutKernel::Weave
         } else if plain && block.rq == block.sp && (block.rq == 2 || (block.rq == 4 && size == 1)) {
             RelayoutKernel::Split
@@ -202,6 +205,15 @@ pub(crate) fn blocks<T: Copy + 'static, X: Fix<T>>(n: &Nest, src: &[T], dst: &mu
     note(kind);
     let outer = &mut outer[..len];
     match kind {
+        RelayoutKernel::Weave if block.rp == 4 => {
+            // Four source rows of bytes woven into one destination run of
+            // 4-tuples (rows to the `(4,1)` sub-tiles).
+            let (rq, sp) = (block.rq, block.sp);
+            each(outer, n.src, n.dst, |s, d| {
+                let row = |k: usize| &src[s + k * sp..s + k * sp + rq];
+                weave4([row(0), row(1), row(2), row(3)], &mut dst[d..d + 4 * rq]);
+            });
+        }
         RelayoutKernel::Weave => {
             // Two source rows woven into one destination run (rows to the
             // `(2,1)` sub-tiles of 16-bit layouts).
@@ -300,6 +312,17 @@ fn split<T: Copy + 'static>(run: &[T], a: &mut [T], b: &mut [T]) {
     {
         *x = i[0];
         *y = i[1];
+    }
+}
+
+/// Four rows woven into one run of 4-tuples: `rows[k][i]` into
+/// `run[4i + k]`.
+fn weave4<T: Copy + 'static>(rows: [&[T]; 4], run: &mut [T]) {
+    let k = simd::weave4(rows, run);
+    let [a, b, c, d] = rows;
+    let heads = a[k..].iter().zip(&b[k..]).zip(&c[k..]).zip(&d[k..]);
+    for (x, (((a, b), c), d)) in run[4 * k..].chunks_exact_mut(4).zip(heads) {
+        x.copy_from_slice(&[*a, *b, *c, *d]);
     }
 }
 
