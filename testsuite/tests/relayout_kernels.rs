@@ -50,11 +50,7 @@ fn each_family_gets_its_kernel() {
         // rows into one run of 4-tuples, four rows out of one; 509 rows
         // leave a tail of each row after the vectors.
         ("s8[64,512]{0,1}", "s8[64,512]{0,1:T(8,128)(4,1)}", Weave),
-        (
-            "u8[509,70]{0,1}",
-            "u8[509,70]{0,1:T(32,128)(4,1)}",
-            Weave,
-        ),
+        ("u8[509,70]{0,1}", "u8[509,70]{0,1:T(32,128)(4,1)}", Weave),
         // leave a tail of each row after the vectors.
         ("s8[64,512]{0,1:T(8,128)(4,1)}", "s8[64,512]{0,1}", Split),
         ("u8[509,70]{0,1:T(32,128)(4,1)}", "u8[509,70]{0,1}", Split),
@@ -107,6 +103,18 @@ fn each_family_gets_its_kernel() {
             "s4[64,256]{1,0:T(8,128)(2,1)E(4)}",
             "s4[64,256]{0,1:T(8,128)(2,1)E(4)}",
             NibbleSquares,
+        ),
+        // `(4,1)` nibble quads: four rows woven into runs of 4-tuples and
+        // split back (66 rows: a rest of 2 in a box of its own).
+        (
+            "s4[66,300]{1,0:E(4)}",
+            "s4[66,300]{1,0:T(8,128)(4,1)E(4)}",
+            NibblePairs,
+        ),
+        (
+            "s4[66,300]{1,0:T(8,128)(4,1)E(4)}",
+            "s4[66,300]{1,0:E(4)}",
+            NibblePairs,
         ),
         (
             "s4[64,256]{1,0:E(4)}",

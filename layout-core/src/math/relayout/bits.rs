@@ -9,6 +9,7 @@ use super::kernels::{self, RelayoutKernel};
 use super::loops::{each, Fix};
 use super::modes::{Mode, Nest};
 use super::simd;
+use super::squares;
 use super::subbyte;
 use super::tuning::{NIBBLE_ROWS, NIBBLE_RUN, TILE_BYTES, TILE_ROWS};
 use crate::base::element::ElementType;
@@ -310,15 +311,18 @@ impl Copier {
         }
     }
 
-    /// Two source rows woven into one run of nibble pairs (`Some(true)`),
-    /// one run of pairs split into two rows (`Some(false)`), or neither.
-    fn pairs_way(m0: &Mode, m1: &Mode) -> Option<bool> {
+    /// Rows woven into one run of nibble pairs or quads (`Some((true,
+    /// k))`, `k` rows: the `(2,1)` and `(4,1)` sub-tiles of `E(4)`), one
+    /// such run split into `k` rows (`Some((false, k))`), or neither.
+    fn pairs_way(m0: &Mode, m1: &Mode) -> Option<(bool, u64)> {
         let even = |x: u64| x.is_multiple_of(2);
-        if m0.range == 2 && m0.dst == 1 && even(m0.src) && m1.dst == 2 && even(m1.range) {
-            return Some(true);
-        }
-        if m1.range == 2 && even(m1.dst) && m0.src == 2 && m0.dst == 1 && even(m0.range) {
-            return Some(false);
+        for k in [2, 4] {
+            if m0.range == k && m0.dst == 1 && even(m0.src) && m1.dst == k && even(m1.range) {
+                return Some((true, k));
+            }
+            if m1.range == k && even(m1.dst) && m0.src == k && m0.dst == 1 && even(m0.range) {
+                return Some((false, k));
+            }
         }
         None
     }
@@ -349,16 +353,16 @@ impl Copier {
     }
 
     /// [`RelayoutKernel::NibblePairs`]: nibble pairs, the `(2,1)` sub-tile
-    /// of `E(4)` layouts: two source rows woven into one destination run,
-    /// or one source run split into two destination rows. `false` for
-    /// other boxes.
+    /// of `E(4)` layouts, or quads, the `(4,1)` one: two (four) source
+    /// rows woven into one destination run, or one source run split into
+    /// two (four) destination rows. `false` for other boxes.
     fn nibble_pairs(&self, n: &Nest, src: &[u8], dst: &mut [u8]) -> bool {
         let Some((m0, m1)) = self.nibble_shape(n) else {
             return false;
         };
         let outer = Self::nibble_outer(n);
         match Self::pairs_way(&m0, &m1) {
-            Some(true) => {
+            Some((true, 2)) => {
                 let (half, row) = ((m1.range / 2) as usize, (m0.src / 2) as usize);
                 each(outer.loops(), n.src / 2, n.dst / 2, |s, d| {
                     let (a, b) = (&src[s..s + half], &src[s + row..s + row + half]);
@@ -366,11 +370,25 @@ impl Copier {
                 });
                 true
             }
-            Some(false) => {
+            Some((false, 2)) => {
                 let (half, row) = ((m0.range / 2) as usize, (m1.dst / 2) as usize);
                 each(outer.loops(), n.src / 2, n.dst / 2, |s, d| {
                     let (a, b) = dst[d..d + row + half].split_at_mut(row);
                     unweave(&src[s..s + 2 * half], &mut a[..half], &mut b[..half]);
+                });
+                true
+            }
+            Some((true, _)) => {
+                let (nibbles, row) = (m1.range as usize, (m0.src / 2) as usize);
+                each(outer.loops(), n.src / 2, n.dst / 2, |s, d| {
+                    weave_quads(src, s, row, nibbles, &mut dst[d..d + 2 * nibbles]);
+                });
+                true
+            }
+            Some((false, _)) => {
+                let (nibbles, row) = (m0.range as usize, (m1.dst / 2) as usize);
+                each(outer.loops(), n.src / 2, n.dst / 2, |s, d| {
+                    split_quads(&src[s..s + 2 * nibbles], dst, d, row);
                 });
                 true
             }
@@ -684,6 +702,47 @@ impl Fix<[u8; 2]> for NibbleSquare {
 /// Byte `i` of `a` and of `b` (nibbles `2i`, `2i + 1` of two rows) into
 /// bytes `2i`, `2i + 1` of `out`: each holds one nibble of `a` (low) and
 /// the same nibble of `b` (high).
+/// Nibbles a piece of [`weave_quads`] and [`split_quads`] takes at a
+/// time (a byte of each on the stack, twice).
+const QUAD_PIECE: usize = 256;
+
+/// Four rows of `nibbles` nibbles (from byte `s` of `src`, `row` bytes
+/// apart) woven into `out`, 2 bytes per 4-tuple (the `(4,1)` sub-tile of
+/// `E(4)`): rows 0 and 1 woven into a byte per nibble, rows 2 and 3 too,
+/// and those two woven byte by byte.
+fn weave_quads(src: &[u8], s: usize, row: usize, nibbles: usize, out: &mut [u8]) {
+    let (mut low, mut high) = ([0u8; QUAD_PIECE], [0u8; QUAD_PIECE]);
+    for at in (0..nibbles).step_by(QUAD_PIECE) {
+        let len = QUAD_PIECE.min(nibbles - at);
+        let r = |k: usize| &src[s + k * row + at / 2..s + k * row + (at + len) / 2];
+        weave(r(0), r(1), &mut low[..len]);
+        weave(r(2), r(3), &mut high[..len]);
+        squares::weave(&low[..len], &high[..len], &mut out[2 * at..2 * (at + len)]);
+    }
+}
+
+/// The inverse of [`weave_quads`]: `run`'s 4-tuples split into four
+/// rows of `dst`, from byte `d`, `row` bytes apart.
+fn split_quads(run: &[u8], dst: &mut [u8], d: usize, row: usize) {
+    let (mut low, mut high) = ([0u8; QUAD_PIECE], [0u8; QUAD_PIECE]);
+    let nibbles = run.len() / 2;
+    for at in (0..nibbles).step_by(QUAD_PIECE) {
+        let len = QUAD_PIECE.min(nibbles - at);
+        squares::split(
+            &run[2 * at..2 * (at + len)],
+            &mut low[..len],
+            &mut high[..len],
+        );
+        let (a0, a1) = (d + at / 2, d + (at + len) / 2);
+        let (r0, rest) = dst[a0..a1 + 3 * row].split_at_mut(row);
+        let (r1, rest) = rest.split_at_mut(row);
+        let (r2, r3) = rest.split_at_mut(row);
+        let half = len / 2;
+        unweave(&low[..len], &mut r0[..half], &mut r1[..half]);
+        unweave(&high[..len], &mut r2[..half], &mut r3[..half]);
+    }
+}
+
 fn weave(a: &[u8], b: &[u8], out: &mut [u8]) {
     let k = simd::weave_nibbles(a, b, out);
     let (a, b, out) = (&a[k..], &b[k..], &mut out[2 * k..]);

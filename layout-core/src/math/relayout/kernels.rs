@@ -73,7 +73,8 @@ pub enum RelayoutKernel {
     /// bytes, each square's nibbles transposed on the way.
     NibbleSquares,
     /// `E(4)` `(2,1)` nibble pairs: two rows woven into one run of pairs,
-    /// or one run split into two rows, whole bytes on both sides.
+    /// or one run split into two rows, whole bytes on both sides; and
+    /// `(4,1)` quads, four rows.
     NibblePairs,
     /// An `E(4)` transpose whose rows and columns all start on whole
     /// bytes: tiles of nibbles transposed in registers.

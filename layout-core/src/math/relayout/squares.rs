@@ -292,7 +292,7 @@ fn two_loops(i: usize, range: usize, inner: usize, outer: usize) -> usize {
 
 /// Rows `a` and `b` woven into one run of pairs: `run[2i] = a[i]`,
 /// `run[2i + 1] = b[i]`.
-fn weave<T: Copy + 'static>(a: &[T], b: &[T], run: &mut [T]) {
+pub(crate) fn weave<T: Copy + 'static>(a: &[T], b: &[T], run: &mut [T]) {
     // The compiler vectorises this loop as it is (`simd` shuffles here
     // measured 6% more instructions).
     for ((o, x), y) in run.chunks_exact_mut(2).zip(a).zip(b) {
@@ -303,7 +303,7 @@ fn weave<T: Copy + 'static>(a: &[T], b: &[T], run: &mut [T]) {
 
 /// One run of pairs split into rows `a` and `b`: the inverse of
 /// [`weave`].
-fn split<T: Copy + 'static>(run: &[T], a: &mut [T], b: &mut [T]) {
+pub(crate) fn split<T: Copy + 'static>(run: &[T], a: &mut [T], b: &mut [T]) {
     let k = simd::split(run, a, b);
     for ((i, x), y) in run[2 * k..]
         .chunks_exact(2)
