@@ -728,11 +728,10 @@ fn split_quads(run: &[u8], dst: &mut [u8], d: usize, row: usize) {
     let nibbles = run.len() / 2;
     for at in (0..nibbles).step_by(QUAD_PIECE) {
         let len = QUAD_PIECE.min(nibbles - at);
-        squares::split(
-            &run[2 * at..2 * (at + len)],
-            &mut low[..len],
-            &mut high[..len],
-        );
+        // As arrays of one byte, which `simd` splits 16 bytes at a time.
+        let pairs = run[2 * at..2 * (at + len)].as_chunks::<1>().0;
+        let (lo, hi) = (&mut low[..len], &mut high[..len]);
+        squares::split(pairs, lo.as_chunks_mut::<1>().0, hi.as_chunks_mut::<1>().0);
         let (a0, a1) = (d + at / 2, d + (at + len) / 2);
         let (r0, rest) = dst[a0..a1 + 3 * row].split_at_mut(row);
         let (r1, rest) = rest.split_at_mut(row);
