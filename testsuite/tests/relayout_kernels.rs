@@ -174,6 +174,10 @@ fn describe_lists_each_box_and_the_block() {
         (s.box_kernels(), s.block()),
         (&[Squares][..], Some((256, 256)))
     );
+    // The middle dimension continues both runs (64 B of the source a
+    // row): 16 of its steps join the source's side of the block.
+    let s = steps("s16[48,32,256]{1,0,2}", "s16[48,32,256]{2,0,1}");
+    assert_eq!(s.block(), Some((256, 512)));
     // A rest of 36 rows past the 64 of a whole tile: its own box.
     let s = steps("u8[100,3]{1,0}", "u8[100,3]{0,1:T(64)}");
     assert_eq!(s.box_kernels(), [Blocks, Blocks]);
@@ -228,6 +232,13 @@ fn squares_edges_match_every_element() {
         ("pred[300,328]{1,0}", "pred[300,328]{0,1:T(8,128)}"),
         ("u8[260,104]{1,0}", "u8[260,104]{0,1:T(8,128)}"),
         ("f32[344,256]{1,0:T(8,128)}", "f32[344,256]{0,1:T(8,128)}"),
+        // A loop between the block's two that continues both runs (the
+        // middle dimension of both orders): steps of it join the source's
+        // side, 16 (a square) of 40 here, and of 37 (no divisor fits)
+        // the box is cut into 32 and 5.
+        ("s16[40,32,64]{1,0,2}", "s16[40,32,64]{2,0,1}"),
+        ("s16[37,32,64]{1,0,2}", "s16[37,32,64]{2,0,1}"),
+        ("f16[9,64,1,48]{1,0,2,3}", "f16[9,64,1,48]{3,0,1,2}"),
     ] {
         let (a, b) = (parse_array(from).unwrap(), parse_array(to).unwrap());
         let steps = RelayoutPlan::new(&a, &b).unwrap().describe();

@@ -141,6 +141,32 @@ impl Tuned {
                 };
             }
         }
+        // A loop that continues both runs (the source's and the
+        // destination's): where neither join above applied and the
+        // source's run is shorter than a square, as many of its steps as
+        // fill a square join the block.
+        if block.rp0 == 0 && block.rq0 == 0 && block.rq * size < SQUARE_BYTES {
+            let both = outer[..len]
+                .iter()
+                .position(|m| m.src == mq.range && m.dst == m0.range);
+            if let Some(k) = both {
+                let m = outer[k];
+                let want = SQUARE_BYTES / size / block.rq;
+                let c = divisor_up_to(m.range, want);
+                poor_join(m, c, want);
+                if c > 1 {
+                    block.rq0 = block.rq;
+                    block.dq1 = m.dst as usize;
+                    block.rq *= c;
+                    let c = c as u64;
+                    outer[k] = Mode {
+                        range: m.range / c,
+                        src: m.src * c,
+                        dst: m.dst * c,
+                    };
+                }
+            }
+        }
         // Only blocks of more than twice `PASS` rows (1- and 2-byte
         // elements) can be crowded.
         block.crowded = line > 2 * PASS && block.crowded(line, size);
