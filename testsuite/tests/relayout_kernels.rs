@@ -239,6 +239,13 @@ fn squares_edges_match_every_element() {
         ("s16[40,32,64]{1,0,2}", "s16[40,32,64]{2,0,1}"),
         ("s16[37,32,64]{1,0,2}", "s16[37,32,64]{2,0,1}"),
         ("f16[9,64,1,48]{1,0,2,3}", "f16[9,64,1,48]{3,0,1,2}"),
+        // Runs shorter than a line: bytes in blocks of 32 and of 16 a
+        // side, 2-byte elements in blocks of 16, and rows of 48 bytes
+        // 4 KiB apart (one L1 set: in passes).
+        ("u8[40,300]{0,1}", "u8[40,300]{1,0}"),
+        ("u8[300,20]{1,0}", "u8[300,20]{0,1}"),
+        ("s16[24,100]{0,1}", "s16[24,100]{1,0}"),
+        ("u8[64,48]{1,0:T(4096)}", "u8[64,48]{0,1}"),
     ] {
         let (a, b) = (parse_array(from).unwrap(), parse_array(to).unwrap());
         let steps = RelayoutPlan::new(&a, &b).unwrap().describe();

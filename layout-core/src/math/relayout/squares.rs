@@ -437,6 +437,18 @@ impl Block {
             (4, q) if q >= 16 => self.strip::<T, X, 4, 16, 4>(src, s, dst, d),
             (p, 2) if p >= 32 => self.strip::<T, X, 32, 2, 32>(src, s, dst, d),
             (p, 4) if p >= 16 => self.strip::<T, X, 16, 4, 16>(src, s, dst, d),
+            // Bytes in runs shorter than a line: blocks of 32 or 16 a
+            // side, whole vector tiles (8 x 8 bytes is half a tile, which
+            // the shuffles do not take).
+            (p, q) if N >= 64 && p >= 32 && q >= 32 => {
+                if self.crowded {
+                    return self.strip::<T, X, 32, 32, PASS>(src, s, dst, d);
+                }
+                self.strip::<T, X, 32, 32, 32>(src, s, dst, d)
+            }
+            (p, q) if N >= 32 && p >= 16 && q >= 16 => {
+                self.strip::<T, X, 16, 16, 16>(src, s, dst, d)
+            }
             (p, q) if p >= 8 && q >= 8 => self.strip::<T, X, 8, 8, 8>(src, s, dst, d),
             _ => self.edges::<T, X>(src, s, dst, d, 0, 0),
         }
