@@ -73,6 +73,18 @@ fn each_family_gets_its_kernel() {
             "s4[256,512]{0,1:E(4)}",
             NibbleTranspose,
         ),
+        // Tiles of 32 rows (destination rows of 16 bytes) and the rows
+        // past the last 32 of a tile, shuffled and one pair at a time.
+        (
+            "s4[32,512]{1,0:E(4)}",
+            "s4[32,512]{0,1:E(4)}",
+            NibbleTranspose,
+        ),
+        (
+            "s4[100,258]{1,0:E(4)}",
+            "s4[100,258]{0,1:E(4)}",
+            NibbleTranspose,
+        ),
         ("s4[14,675]{1,0:E(4)}", "s4[14,675]{0,1:E(4)}", PackedBlocks),
         // Destination runs of one `(2,1)` pair (2 nibbles) from source
         // runs of 36: too short for the nibble transpose's tiles.

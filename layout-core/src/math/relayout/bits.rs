@@ -644,8 +644,8 @@ impl NibbleBlock {
     /// Tiles of [`TILE_ROWS`] source rows and [`TILE_BYTES`] bytes of each:
     /// the tile is copied out first (rows a power of two apart would evict
     /// each other from the L1 while their columns are gathered), then each
-    /// destination row gets one run per tile (whole tiles through
-    /// `simd::transpose_nibbles` where it applies). Out of line: the tile (4 KiB)
+    /// destination row gets one run per tile (whole tiles, and tiles of
+    /// 32 rows, through `simd::transpose_nibbles` where it applies). Out of line: the tile (4 KiB)
     /// is on the stack only for these copies.
     #[inline(never)]
     fn copy(&self, src: &[u8], s: usize, dst: &mut [u8], d: usize) {
@@ -661,22 +661,31 @@ impl NibbleBlock {
                     let at = s + (p0 + i) * self.row + b0;
                     t[..bn].copy_from_slice(&src[at..at + bn]);
                 }
-                if pn == TILE_ROWS && bn == TILE_BYTES {
+                // Whole tiles, and the first 32 rows of a tile of fewer
+                // (destination rows of 16 bytes), through the shuffles;
+                // the rows after them one pair at a time.
+                let mut from = 0;
+                let halves = pn / (TILE_ROWS / 2);
+                if halves > 0 && bn == TILE_BYTES {
                     // The tile's first destination byte, and whether its
                     // last row ends inside `dst`.
                     let to = d + 2 * b0 * self.col + p0 / 2;
                     let fits = (2 * TILE_BYTES - 1)
                         .checked_mul(self.col)
-                        .and_then(|x| x.checked_add(to + TILE_ROWS / 2))
+                        .and_then(|x| x.checked_add(to + halves * TILE_ROWS / 4))
                         .is_some_and(|last| last <= dst.len());
-                    if fits && simd::transpose_nibbles(&tile, dst, to, self.col) {
-                        continue;
+                    if fits && simd::transpose_nibbles(&tile, halves, dst, to, self.col) {
+                        from = halves * TILE_ROWS / 2;
                     }
+                }
+                if from == pn {
+                    continue;
                 }
                 for j in 0..bn {
                     let q = 2 * (b0 + j);
-                    let (o0, o1) = (d + q * self.col + p0 / 2, d + (q + 1) * self.col + p0 / 2);
-                    for (k, pair) in tile[..pn].chunks_exact(2).enumerate() {
+                    let at = p0 / 2 + from / 2;
+                    let (o0, o1) = (d + q * self.col + at, d + (q + 1) * self.col + at);
+                    for (k, pair) in tile[from..pn].chunks_exact(2).enumerate() {
                         let (a, b) = (pair[0][j], pair[1][j]);
                         dst[o0 + k] = (a & 0x0F) | (b << 4);
                         dst[o1 + k] = (a >> 4) | (b & 0xF0);

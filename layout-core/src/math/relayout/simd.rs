@@ -436,21 +436,23 @@ mod sse2 {
         )
     }
 
-    /// A tile of 64 rows of 128 nibbles (64 bytes each) transposed: nibble
-    /// column `q` of the tile becomes destination row `q`, 64 nibbles (32
-    /// bytes) at `dst[to + q * col..]`, row `2k`'s nibble low and row
-    /// `2k + 1`'s high in byte `k`. Each 16 x 16 block of bytes is
-    /// transposed by interleaving, then each column of 32 rows is split
-    /// into its low and high nibbles as `unweave_nibbles` does. `false`,
-    /// with the tile partly written, only if a destination row does not
-    /// fit (the caller checked that they do).
+    /// The first `32 * halves` rows (`halves` 1 or 2) of a tile of 64
+    /// rows of 128 nibbles (64 bytes each) transposed: nibble column `q`
+    /// of the tile becomes destination row `q`, `32 * halves` nibbles
+    /// (`16 * halves` bytes) at `dst[to + q * col..]`, row `2k`'s nibble
+    /// low and row `2k + 1`'s high in byte `k`. Each 16 x 16 block of
+    /// bytes is transposed by interleaving, then each column of 32 rows
+    /// is split into its low and high nibbles as `unweave_nibbles` does.
+    /// `false`, with the tile partly written, only if a destination row
+    /// does not fit (the caller checked that they do).
     pub(crate) fn transpose_nibbles(
         tile: &[[u8; 64]; 64],
+        halves: usize,
         dst: &mut [u8],
         to: usize,
         col: usize,
     ) -> bool {
-        for h in 0..2 {
+        for h in 0..halves.min(2) {
             for g in 0..4 {
                 let half = |k0: usize| -> [m128i; 16] {
                     let mut v: [m128i; 16] = core::array::from_fn(|k| {
@@ -796,7 +798,13 @@ mod none {
     }
 
     #[inline(always)]
-    pub(crate) fn transpose_nibbles(_: &[[u8; 64]; 64], _: &mut [u8], _: usize, _: usize) -> bool {
+    pub(crate) fn transpose_nibbles(
+        _: &[[u8; 64]; 64],
+        _: usize,
+        _: &mut [u8],
+        _: usize,
+        _: usize,
+    ) -> bool {
         false
     }
 }
