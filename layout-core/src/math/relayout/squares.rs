@@ -284,8 +284,8 @@ pub(crate) fn blocks<T: Copy + 'static, X: Fix<T>>(n: &Nest, src: &[T], dst: &mu
                 split(&src[s..s + 2 * rp], &mut a[..rp], &mut b[..rp]);
             });
         }
-        _ => each(outer, n.src, n.dst, |s, d| {
-            block.copy::<T, X>(src, s, dst, d)
+        _ => each_ahead(outer, n.src, n.dst, 1, |s, d, next| {
+            block.copy::<T, X>(src, s, dst, d, next)
         }),
     }
 }
@@ -372,6 +372,8 @@ fn split4<T: Copy + 'static>(run: &[T], rows: [&mut [T]; 4]) {
 /// (`simd::prefetch_write`), column by column, `per` at each
 /// [`Ahead::step`].
 struct Ahead {
+    /// The destination offset of the square's block.
+    d: usize,
     p0: usize,
     pe: usize,
     p: usize,
@@ -382,12 +384,13 @@ struct Ahead {
 }
 
 impl Ahead {
-    /// The lines of rows `p0..pe` and columns `q0..qe`, spread over
-    /// `steps` steps.
-    fn new<T>(p0: usize, pe: usize, q0: usize, qe: usize, steps: usize) -> Ahead {
+    /// The lines of rows `p0..pe` and columns `q0..qe` of the block at
+    /// `d`, spread over `steps` steps.
+    fn new<T>(d: usize, p0: usize, pe: usize, q0: usize, qe: usize, steps: usize) -> Ahead {
         let line = (64 / core::mem::size_of::<T>().max(1)).max(1);
         let lines = (pe - p0).div_ceil(line) * (qe - q0);
         Ahead {
+            d,
             p0,
             pe,
             p: p0,
@@ -398,14 +401,14 @@ impl Ahead {
         }
     }
 
-    /// Asks for the next `per` lines of block `b` at `d`.
+    /// Asks for the next `per` lines (of block `b`'s shape).
     #[inline(always)]
-    fn step<T>(&mut self, b: &Block, dst: &[T], d: usize) {
+    fn step<T>(&mut self, b: &Block, dst: &[T]) {
         for _ in 0..self.per {
             if self.q >= self.qe {
                 return;
             }
-            simd::prefetch_write(dst, d + b.col(self.q) + self.p);
+            simd::prefetch_write(dst, self.d + b.col(self.q) + self.p);
             self.p += self.line;
             if self.p >= self.pe {
                 (self.p, self.q) = (self.p0, self.q + 1);
@@ -454,15 +457,25 @@ impl Block {
         false
     }
 
-    fn copy<T: Copy + 'static, X: Fix<T>>(&self, src: &[T], s: usize, dst: &mut [T], d: usize) {
+    /// Copies the block at `s` and `d`; `next`: the destination offset
+    /// of the block copied after it, whose first lines are asked for
+    /// while this one's last square is copied.
+    fn copy<T: Copy + 'static, X: Fix<T>>(
+        &self,
+        src: &[T],
+        s: usize,
+        dst: &mut [T],
+        d: usize,
+        next: Option<usize>,
+    ) {
         // Squares of one cache line (64 bytes) a side: every line of
         // either side is read or written whole, once.
         match const { core::mem::size_of::<T>() } {
-            1 => self.squares::<T, X, 64>(src, s, dst, d),
-            2 => self.squares::<T, X, 32>(src, s, dst, d),
-            4 => self.squares::<T, X, 16>(src, s, dst, d),
-            8 => self.squares::<T, X, 8>(src, s, dst, d),
-            _ => self.squares::<T, X, 4>(src, s, dst, d),
+            1 => self.squares::<T, X, 64>(src, s, dst, d, next),
+            2 => self.squares::<T, X, 32>(src, s, dst, d, next),
+            4 => self.squares::<T, X, 16>(src, s, dst, d, next),
+            8 => self.squares::<T, X, 8>(src, s, dst, d, next),
+            _ => self.squares::<T, X, 4>(src, s, dst, d, next),
         }
     }
 
@@ -472,31 +485,32 @@ impl Block {
         s: usize,
         dst: &mut [T],
         d: usize,
+        next: Option<usize>,
     ) {
         if self.rp >= N && self.rq >= N {
             if const { N > 2 * PASS } && self.crowded {
-                return self.strip::<T, X, N, N, PASS>(src, s, dst, d);
+                return self.strip::<T, X, N, N, PASS>(src, s, dst, d, next);
             }
-            return self.strip::<T, X, N, N, N>(src, s, dst, d);
+            return self.strip::<T, X, N, N, N>(src, s, dst, d, next);
         }
         match (self.rp, self.rq) {
-            (2, q) if q >= 32 => self.strip::<T, X, 2, 32, 2>(src, s, dst, d),
-            (4, q) if q >= 16 => self.strip::<T, X, 4, 16, 4>(src, s, dst, d),
-            (p, 2) if p >= 32 => self.strip::<T, X, 32, 2, 32>(src, s, dst, d),
-            (p, 4) if p >= 16 => self.strip::<T, X, 16, 4, 16>(src, s, dst, d),
+            (2, q) if q >= 32 => self.strip::<T, X, 2, 32, 2>(src, s, dst, d, next),
+            (4, q) if q >= 16 => self.strip::<T, X, 4, 16, 4>(src, s, dst, d, next),
+            (p, 2) if p >= 32 => self.strip::<T, X, 32, 2, 32>(src, s, dst, d, next),
+            (p, 4) if p >= 16 => self.strip::<T, X, 16, 4, 16>(src, s, dst, d, next),
             // Bytes in runs shorter than a line: blocks of 32 or 16 a
             // side, whole vector tiles (8 x 8 bytes is half a tile, which
             // the shuffles do not take).
             (p, q) if N >= 64 && p >= 32 && q >= 32 => {
                 if self.crowded {
-                    return self.strip::<T, X, 32, 32, PASS>(src, s, dst, d);
+                    return self.strip::<T, X, 32, 32, PASS>(src, s, dst, d, next);
                 }
-                self.strip::<T, X, 32, 32, 32>(src, s, dst, d)
+                self.strip::<T, X, 32, 32, 32>(src, s, dst, d, next)
             }
             (p, q) if N >= 32 && p >= 16 && q >= 16 => {
-                self.strip::<T, X, 16, 16, 16>(src, s, dst, d)
+                self.strip::<T, X, 16, 16, 16>(src, s, dst, d, next)
             }
-            (p, q) if p >= 8 && q >= 8 => self.strip::<T, X, 8, 8, 8>(src, s, dst, d),
+            (p, q) if p >= 8 && q >= 8 => self.strip::<T, X, 8, 8, 8>(src, s, dst, d, next),
             _ => self.edges::<T, X>(src, s, dst, d, 0, 0),
         }
     }
@@ -509,6 +523,7 @@ impl Block {
         s: usize,
         dst: &mut [T],
         d: usize,
+        next: Option<usize>,
     ) {
         let (pn, qn) = (self.rp / P * P, self.rq / Q * Q);
         // Squares of `SQUARE_BYTES` a side (in whole blocks): the lines
@@ -527,28 +542,25 @@ impl Block {
                 // held squares back (a 2-D `f64` transpose's lines copy
                 // in the squares' order: 0.21x of memcpy, 0.41x to 0.47x
                 // with these requests).
-                let next = if q0 + qm < qn {
-                    Some((p0, q0 + qm))
+                // (After the block's last square, the next block's first.)
+                let after = if q0 + qm < qn {
+                    Some((d, p0, q0 + qm))
                 } else if p0 + pm < pn {
-                    Some((p0 + pm, 0))
+                    Some((d, p0 + pm, 0))
                 } else {
-                    None
+                    next.map(|e| (e, 0, 0))
                 };
                 let (pe, qe) = ((p0 + pm).min(pn), (q0 + qm).min(qn));
-                let mut ahead = next.map(|(np, nq)| {
-                    Ahead::new::<T>(
-                        np,
-                        (np + pm).min(pn),
-                        nq,
-                        (nq + qm).min(qn),
-                        (pe - p0) / P * ((qe - q0) / Q),
-                    )
+                let steps = (pe - p0) / P * ((qe - q0) / Q);
+                let mut ahead = after.map(|(e, np, nq)| {
+                    let (ne, nqe) = ((np + pm).min(pn), (nq + qm).min(qn));
+                    Ahead::new::<T>(e, np, ne, nq, nqe, steps)
                 });
                 for p in (p0..pe).step_by(P) {
                     for q in (q0..qe).step_by(Q) {
                         self.micro::<T, X, P, Q, H>(src, s, dst, d, p, q);
                         if let Some(a) = ahead.as_mut() {
-                            a.step(self, dst, d);
+                            a.step(self, dst);
                         }
                     }
                 }
