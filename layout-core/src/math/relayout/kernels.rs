@@ -16,8 +16,9 @@
 
 use core::fmt;
 
-use super::loops::{divisor_up_to, each, in_source_order, Fix, Same, Transposed};
+use super::loops::{self, divisor_up_to, each, in_source_order, Fix, Same, Transposed};
 use super::modes::{Mode, Nest, MODES};
+use super::simd;
 use super::squares::{blocks, tuned, Tuned};
 use super::staged;
 use super::transpose::{self, Whole};
@@ -338,6 +339,9 @@ pub(crate) fn block_of(kernel: RelayoutKernel, n: &Nest, size: usize) -> Option<
     }
 }
 
+/// Runs ahead whose destination lines [`runs`] asks for.
+const RUNS_AHEAD: usize = 4;
+
 /// [`RelayoutKernel::Runs`]: box `n`'s first loop is runs contiguous on
 /// both sides, each copied whole under the other loops.
 #[inline(never)]
@@ -358,7 +362,18 @@ fn runs<T: Copy + 'static>(n: &Nest, src: &[T], dst: &mut [T]) {
     order[..k].copy_from_slice(rest);
     in_source_order(&mut order[..k]);
     let tiles = tiles_of_runs(&mut order, k, len * core::mem::size_of::<T>());
-    tiles.each(&mut order, n.src, n.dst, |s, d| {
+    // Runs of a line or more: the destination lines of the run
+    // `RUNS_AHEAD` runs later are asked for (for writing) as each run is
+    // copied. (Shorter runs share lines with their neighbours, and the
+    // requests cost more than they saved: 0.75x on runs of 4 bytes.)
+    let line = (64 / core::mem::size_of::<T>().max(1)).max(1);
+    let ahead = if len >= line { RUNS_AHEAD } else { 0 };
+    tiles.each_ahead(&mut order, n.src, n.dst, ahead, |s, d, later| {
+        if let Some(x) = later {
+            for l in (0..len).step_by(line) {
+                simd::prefetch_write(dst, x + l);
+            }
+        }
         dst[d..d + len].copy_from_slice(&src[s..s + len]);
     });
 }
@@ -389,10 +404,19 @@ struct Tiles {
 }
 
 impl Tiles {
-    /// Calls `f(src, dst)` at every run, starting at `(src, dst)`: the
+    /// Calls `f(src, dst, later)` at every run, starting at `(src, dst)`: the
     /// whole tiles first, then those of each rest (the loops' ranges in
     /// `order` set for each part in turn).
-    fn each(&self, order: &mut [Mode; MODES], src: u64, dst: u64, mut f: impl FnMut(usize, usize)) {
+    /// `later`: the destination offset of the run `ahead` runs later in
+    /// the same part (`None` near its end, and always for `ahead` 0).
+    fn each_ahead(
+        &self,
+        order: &mut [Mode; MODES],
+        src: u64,
+        dst: u64,
+        ahead: usize,
+        mut f: impl FnMut(usize, usize, Option<usize>),
+    ) {
         for part in 0..4u32 {
             let (mut s, mut d) = (src, dst);
             let mut live = true;
@@ -413,8 +437,10 @@ impl Tiles {
                     None => live &= !rest,
                 }
             }
-            if live {
-                each(&order[..self.k], s, d, &mut f);
+            if live && ahead == 0 {
+                each(&order[..self.k], s, d, |s, d| f(s, d, None));
+            } else if live {
+                loops::each_ahead(&order[..self.k], s, d, ahead, &mut f);
             }
         }
     }
@@ -853,7 +879,19 @@ mod tests {
             let tiles = tiles_of_runs(&mut order, loops.len(), 40);
             assert_eq!(tiles.cuts.iter().flatten().count(), cuts, "{loops:?}");
             let mut seen = Vec::new();
-            tiles.each(&mut order, 3, 7, |s, d| seen.push((s, d)));
+            let mut later = Vec::new();
+            tiles.each_ahead(&mut order, 3, 7, 2, |s, d, l| {
+                seen.push((s, d));
+                later.push(l);
+            });
+            // The run two later, where the part has one: the destination
+            // lines that `runs` asks for ahead are the ones it writes.
+            assert!(later.iter().any(Option::is_some), "{loops:?}");
+            for (i, l) in later.iter().enumerate() {
+                if let Some(l) = l {
+                    assert_eq!(Some(*l), seen.get(i + 2).map(|x| x.1), "{loops:?} at {i}");
+                }
+            }
             let mut all = Vec::new();
             each(&loops, 3, 7, |s, d| all.push((s, d)));
             assert_ne!(seen, all, "{loops:?}: not tiled");
