@@ -367,7 +367,15 @@ fn runs<T: Copy + 'static>(n: &Nest, src: &[T], dst: &mut [T]) {
     // copied. (Shorter runs share lines with their neighbours, and the
     // requests cost more than they saved: 0.75x on runs of 4 bytes.)
     let line = (64 / core::mem::size_of::<T>().max(1)).max(1);
-    let ahead = if len >= line { RUNS_AHEAD } else { 0 };
+    // Not where the innermost loop goes on in the destination from each
+    // run: the hardware follows that stream, and the requests measured
+    // 0.8x on `f64` runs of 32 written one after another.
+    let stream = k > 0 && order[0].dst == len as u64;
+    let ahead = if len >= line && !stream {
+        RUNS_AHEAD
+    } else {
+        0
+    };
     tiles.each_ahead(&mut order, n.src, n.dst, ahead, |s, d, later| {
         if let Some(x) = later {
             for l in (0..len).step_by(line) {
