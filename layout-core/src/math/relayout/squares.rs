@@ -110,15 +110,7 @@ impl Tuned {
                 poor_join(m, c, line / block.rq);
             }
             if c > 1 && (p_next || block.rq * size < 16) {
-                block.rq0 = block.rq;
-                block.dq1 = m.dst as usize;
-                block.rq *= c;
-                let c = c as u64;
-                outer[k] = Mode {
-                    range: m.range / c,
-                    src: m.src * c,
-                    dst: m.dst * c,
-                };
+                block.join_q(&mut outer, k, c);
                 p_most = SQUARE_BYTES / size / block.rp.max(1);
             }
             if !p_next {
@@ -133,12 +125,7 @@ impl Tuned {
                 block.rp0 = block.rp;
                 block.sp1 = m1.src as usize;
                 block.rp *= c;
-                let c = c as u64;
-                outer[0] = Mode {
-                    range: m1.range / c,
-                    src: m1.src * c,
-                    dst: m1.dst * c,
-                };
+                outer[0] = rest_of(m1, c);
             }
         }
         // A loop that continues both runs (the source's and the
@@ -155,15 +142,7 @@ impl Tuned {
                 let c = divisor_up_to(m.range, want);
                 poor_join(m, c, want);
                 if c > 1 {
-                    block.rq0 = block.rq;
-                    block.dq1 = m.dst as usize;
-                    block.rq *= c;
-                    let c = c as u64;
-                    outer[k] = Mode {
-                        range: m.range / c,
-                        src: m.src * c,
-                        dst: m.dst * c,
-                    };
+                    block.join_q(&mut outer, k, c);
                 }
             }
         }
@@ -441,7 +420,30 @@ struct Block {
     crowded: bool,
 }
 
+/// Loop `m` after `c` of its steps (a divisor of its range) joined a
+/// block: the steps over those groups.
+fn rest_of(m: Mode, c: usize) -> Mode {
+    let c = c as u64;
+    Mode {
+        range: m.range / c,
+        src: m.src * c,
+        dst: m.dst * c,
+    }
+}
+
 impl Block {
+    /// Joins `c` steps of loop `outer[k]` (a divisor of its range, the
+    /// source contiguous across them and the block's `q` side) to that
+    /// side: `q` becomes two loops (see `rq0`), and the loop keeps the
+    /// steps over the groups.
+    fn join_q(&mut self, outer: &mut [Mode], k: usize, c: usize) {
+        let m = outer[k];
+        self.rq0 = self.rq;
+        self.dq1 = m.dst as usize;
+        self.rq *= c;
+        outer[k] = rest_of(m, c);
+    }
+
     /// Whether more than twice [`PASS`] of the first `rows` source rows
     /// (one block's) fall in one set of a 64-set L1 of 64-byte lines. (At
     /// twice, the 16 rows of a 4-byte block, passes measured no faster.)
