@@ -258,6 +258,17 @@ fn squares_edges_match_every_element() {
         ("u8[300,20]{1,0}", "u8[300,20]{0,1}"),
         ("s16[24,100]{0,1}", "s16[24,100]{1,0}"),
         ("u8[64,48]{1,0:T(4096)}", "u8[64,48]{0,1}"),
+        // Destination runs of one `(2,1)` pair, continued by the next
+        // loop (rows into `(2,1)` tiles across the transpose): squares
+        // whose rows are pairs of pairs.
+        (
+            "bf16[41,64,24]{0,1,2}",
+            "bf16[41,64,24]{1,2,0:T(8,128)(2,1)}",
+        ),
+        (
+            "f16[4,40,8,50]{1,2,0,3}",
+            "f16[4,40,8,50]{3,2,1,0:T(16,128)(2,1)}",
+        ),
     ] {
         let (a, b) = (parse_array(from).unwrap(), parse_array(to).unwrap());
         let steps = RelayoutPlan::new(&a, &b).unwrap().describe();

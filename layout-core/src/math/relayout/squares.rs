@@ -17,16 +17,26 @@ use super::tuning::{AHEAD, PASS, SQUARES_LEAST, SQUARES_RUN_BYTES, SQUARE_BYTES}
 /// loop contiguous in the source at least 8 bytes each, or two rows woven
 /// into pairs (rows to `(2,1)` sub-tiles) or split back.
 pub(crate) fn tuned(n: &Nest, size: usize) -> bool {
-    let Some((m0, mq, _, _)) = n.transposed() else {
+    let Some((m0, mq, outer, len)) = n.transposed() else {
         return false;
     };
     let bytes = |r: u64| r.saturating_mul(size as u64) >= SQUARES_RUN_BYTES;
+    // A destination run shorter than a line that the next loop continues,
+    // where the source's runs are a line or more (then `Tuned::plan`
+    // joins that loop to the block): the run with it.
+    let line = (64 / size.max(1)) as u64;
+    let joined = outer[0].dst == m0.range && m0.range < line && mq.range >= line;
+    let p_run = if len > 0 && joined {
+        m0.range.saturating_mul(outer[0].range)
+    } else {
+        m0.range
+    };
     let weave = (m0.range == 2 && mq.dst == 2) || (size == 1 && m0.range == 4 && mq.dst == 4);
     // Runs of 2 split into two rows; for bytes, of 4 into four (the
     // `(4,1)` sub-tiles to rows).
     let split = (mq.range == 2 && m0.src == 2) || (size == 1 && mq.range == 4 && m0.src == 4);
     let area = m0.range.saturating_mul(mq.range) >= SQUARES_LEAST;
-    weave || split || (bytes(m0.range) && bytes(mq.range) && area)
+    weave || split || (bytes(p_run) && bytes(mq.range) && area)
 }
 
 /// The tuned blocks of one box: the block, the loops around it, and
