@@ -641,15 +641,16 @@ struct NibbleBlock {
 }
 
 impl NibbleBlock {
-    /// Tiles of [`TILE_ROWS`] source rows and [`TILE_BYTES`] bytes of each,
-    /// down the rows first (so that the bytes of each destination row are
-    /// written one tile after another: across the rows first, a
+    /// Tiles of [`TILE_ROWS`] source rows and [`TILE_BYTES`] bytes of
+    /// each, down the rows first (so that the bytes of each destination
+    /// row are written one tile after another: across the rows first, a
     /// 184-row transpose wrote each destination line in three visits,
-    /// 1.6x slower): the tile is copied out first (rows a power of two apart would evict
-    /// each other from the L1 while their columns are gathered), then each
-    /// destination row gets one run per tile (whole tiles, and tiles of
-    /// 32 rows, through `simd::transpose_nibbles` where it applies). Out of line: the tile (4 KiB)
-    /// is on the stack only for these copies.
+    /// 1.6x slower). The tile is copied out first (rows a power of two
+    /// apart would evict each other from the L1 while their columns are
+    /// gathered), then each destination row gets one run per tile (whole
+    /// tiles, and tiles of 32 rows, through `simd::transpose_nibbles`
+    /// where it applies). Out of line: the tile (4 KiB) is on the stack
+    /// only for these copies.
     #[inline(never)]
     fn copy(&self, src: &[u8], s: usize, dst: &mut [u8], d: usize) {
         let bytes = self.cols / 2;
