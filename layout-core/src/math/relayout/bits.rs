@@ -670,12 +670,11 @@ impl NibbleBlock {
                 } else {
                     (0, b0 + TILE_BYTES)
                 };
+                // (A tile's part of a destination row is at most
+                // `TILE_ROWS / 2` = 32 bytes: one line to ask for.)
                 if nb < bytes {
-                    let rows_next = TILE_ROWS.min(self.rows - np) / 2;
                     for q in 2 * nb..(2 * (nb + TILE_BYTES)).min(self.cols) {
-                        for l in (0..rows_next).step_by(64) {
-                            simd::prefetch_write(dst, d + q * self.col + np / 2 + l);
-                        }
+                        simd::prefetch_write(dst, d + q * self.col + np / 2);
                     }
                 }
                 for (i, t) in tile[..pn].iter_mut().enumerate() {

@@ -24,19 +24,32 @@ pub(crate) fn tuned(n: &Nest, size: usize) -> bool {
     // A destination run shorter than a line that the next loop continues,
     // where the source's runs are a line or more (then `Tuned::plan`
     // joins that loop to the block): the run with it.
-    let line = (64 / size.max(1)) as u64;
-    let joined = outer[0].dst == m0.range && m0.range < line && mq.range >= line;
-    let p_run = if len > 0 && joined {
+    let line = 64 / size.max(1);
+    let p_run = if p_continues(&m0, &outer[..len], line) && mq.range >= line as u64 {
         m0.range.saturating_mul(outer[0].range)
     } else {
         m0.range
     };
-    let weave = (m0.range == 2 && mq.dst == 2) || (size == 1 && m0.range == 4 && mq.dst == 4);
+    let weave = pairs(m0.range, mq.dst, size);
     // Runs of 2 split into two rows; for bytes, of 4 into four (the
     // `(4,1)` sub-tiles to rows).
-    let split = (mq.range == 2 && m0.src == 2) || (size == 1 && mq.range == 4 && m0.src == 4);
+    let split = pairs(mq.range, m0.src, size);
     let area = m0.range.saturating_mul(mq.range) >= SQUARES_LEAST;
     weave || split || (bytes(p_run) && bytes(mq.range) && area)
+}
+
+/// Whether `r` elements of `size` bytes a step `stride` apart are the
+/// rows that [`RelayoutKernel::Weave`] weaves or [`RelayoutKernel::Split`]
+/// splits: 2 rows (the `(2,1)` sub-tiles), or 4 rows of bytes (`(4,1)`).
+fn pairs(r: u64, stride: u64, size: usize) -> bool {
+    r == stride && (r == 2 || (r == 4 && size == 1))
+}
+
+/// Whether the destination run `m0`, shorter than a `line` of elements,
+/// continues in the first of the `outer` loops (which then joins the
+/// block's `p` side).
+fn p_continues(m0: &Mode, outer: &[Mode], line: usize) -> bool {
+    outer.first().is_some_and(|m| m.dst == m0.range) && m0.range < line as u64
 }
 
 /// The tuned blocks of one box: the block, the loops around it, and
@@ -76,7 +89,7 @@ impl Tuned {
         // A destination run shorter than a cache line continues in the
         // next loop: take part of that loop into the block.
         let line = 64 / size;
-        let p_next = len > 0 && outer[0].dst == m0.range && block.rp < line;
+        let p_next = p_continues(&m0, &outer[..len], line);
         // A source run shorter than a line that continues in a later loop
         // (the destination tiled across the transpose; runs and rows of 2
         // keep the paths below): where the destination's runs are short
@@ -132,10 +145,7 @@ impl Tuned {
             let c = divisor_up_to(m1.range, p_most);
             poor_join(m1, c, p_most);
             if c > 1 {
-                block.rp0 = block.rp;
-                block.sp1 = m1.src as usize;
-                block.rp *= c;
-                outer[0] = rest_of(m1, c);
+                block.join_p(&mut outer, 0, c);
             }
         }
         // A loop that continues both runs (the source's and the
@@ -160,12 +170,9 @@ impl Tuned {
         // elements) can be crowded.
         block.crowded = line > 2 * PASS && block.crowded(line, size);
         let plain = same && block.rp0 == 0 && block.rq0 == 0;
-        let kind = if plain
-            && block.rp == block.dq
-            && (block.rp == 2 || (block.rp == 4 && size == 1))
-        {
+        let kind = if plain && pairs(block.rp as u64, block.dq as u64, size) {
             RelayoutKernel::Weave
-        } else if plain && block.rq == block.sp && (block.rq == 2 || (block.rq == 4 && size == 1)) {
+        } else if plain && pairs(block.rq as u64, block.sp as u64, size) {
             RelayoutKernel::Split
         } else {
             RelayoutKernel::Squares
@@ -451,6 +458,17 @@ impl Block {
         self.rq0 = self.rq;
         self.dq1 = m.dst as usize;
         self.rq *= c;
+        outer[k] = rest_of(m, c);
+    }
+
+    /// Joins `c` steps of loop `outer[k]` to the block's `p` side (the
+    /// destination contiguous across them), as [`Block::join_q`] does to
+    /// `q` (see `rp0`).
+    fn join_p(&mut self, outer: &mut [Mode], k: usize, c: usize) {
+        let m = outer[k];
+        self.rp0 = self.rp;
+        self.sp1 = m.src as usize;
+        self.rp *= c;
         outer[k] = rest_of(m, c);
     }
 
