@@ -22,7 +22,7 @@ use super::simd;
 use super::squares::{blocks, tuned, Tuned};
 use super::staged;
 use super::transpose::{self, Whole};
-use super::tuning::{SUB_TILES_LEAST, TILE_RUNS, TILE_RUN_BYTES, UNITS_LEAST};
+use super::tuning::{RUNS_AHEAD, SUB_TILES_LEAST, TILE_RUNS, TILE_RUN_BYTES, UNITS_LEAST};
 
 /// The kernel that copies one box of a relayout (see
 /// [`RelayoutPlan::describe`](super::RelayoutPlan::describe) and the
@@ -338,9 +338,6 @@ pub(crate) fn block_of(kernel: RelayoutKernel, n: &Nest, size: usize) -> Option<
         _ => None,
     }
 }
-
-/// Runs ahead whose destination lines [`runs`] asks for.
-const RUNS_AHEAD: usize = 4;
 
 /// [`RelayoutKernel::Runs`]: box `n`'s first loop is runs contiguous on
 /// both sides, each copied whole under the other loops.
