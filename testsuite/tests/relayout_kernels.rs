@@ -292,6 +292,12 @@ fn general_blocks_match_every_element() {
     for (from, to) in [
         ("s4[14,675]{1,0:E(4)}", "s4[14,675]{0,1:E(4)}"),
         ("s4[70,257]{1,0:E(4)}", "s4[70,257]{0,1:E(4)}"),
+        // Nibble tiles whose source rows and destination runs both start
+        // at odd nibbles (odd extents on both sides), an odd number of
+        // rows in a tile, and planes that start at odd nibbles.
+        ("s4[67,129]{1,0:E(4)}", "s4[67,129]{0,1:E(4)}"),
+        ("s4[45,300]{1,0:E(4)}", "s4[45,300]{0,1:E(4)}"),
+        ("s4[3,97,131]{2,1,0:E(4)}", "s4[3,97,131]{1,2,0:E(4)}"),
         ("u8[64,130]{1,0}", "u8[64,130]{0,1:T(32,128)(4,1)}"),
         ("u8[64,130]{0,1:T(32,128)(4,1)}", "u8[64,130]{1,0}"),
         ("bf16[129,41]{0,1:T(8,128)(2,1)}", "bf16[129,41]{1,0}"),

@@ -4,18 +4,26 @@
 //! bytes. The box is planned as blocks of the general transpose, whole
 //! blocks where a loop allows (`transpose::each_box_whole`); each block's
 //! source rows are unpacked to a byte per slot on the stack, transposed
-//! there as bytes, and each destination column packed back. Nibbles are
-//! unpacked 32 and packed 32 at a time with `simd` at either phase of a
-//! byte; runs of 2 or 4 nibbles contiguous on both sides are one element
-//! of the blocks. Runs (contiguous on both sides) are unpacked and packed
-//! the same way, a piece at a time.
+//! there as bytes (in whole vector tiles, the block's sides rounded up),
+//! and each destination column packed back. Nibbles are unpacked 32 and
+//! packed 32 at a time with `simd` at either phase of a byte; runs of 2
+//! or 4 nibbles contiguous on both sides are one element of the blocks.
+//! Blocks of nibbles whose rows and columns are both runs skip the bytes:
+//! each row is shifted to whole bytes where it starts inside one, the
+//! nibbles are transposed as nibbles (`simd::transpose_nibbles`, the
+//! nibble transposes' tile), and each destination run shifted back as it
+//! is written ([`nibble_tile`]). Runs (contiguous on both sides) are
+//! unpacked and packed a piece at a time.
 
 use super::kernels::RelayoutKernel;
 use super::loops::each;
 use super::modes::{Mode, Nest};
 use super::simd;
 use super::transpose::{self, Whole};
-use super::tuning::{COLS_HERE, PIECE, ROWS, RUN_SLOTS, SPAN};
+use super::tuning::{COLS_HERE, PIECE, ROWS, RUN_SLOTS, SPAN, TILE_COLS};
+
+/// The side of the vector tiles the blocks' bytes are shuffled in.
+const TILE: usize = 16;
 
 /// Copies box `n` of `w`-bit slots (`w` 1, 2 or 4): the kernel it took,
 /// or `None`, with nothing copied, for other widths or boxes that are no
@@ -119,23 +127,43 @@ fn blocks<const W: usize>(n: &Nest, src: &[u8], dst: &mut [u8]) -> bool {
             Whole::Line(n) => return line::<W>(n, 1, src, dst),
         };
         let (rows, cols) = (b.rows(), b.cols());
+        // Runs on both sides, the source's long enough to fill a
+        // tile's rows (shorter ones, as the columns of `(2,1)` pairs,
+        // go through the span below).
+        if W == 4 && b.runs() && cols.len() >= TILE_COLS {
+            let tile = a.as_flattened_mut().as_chunks_mut::<64>().0;
+            let out = t.as_flattened_mut().as_chunks_mut::<32>().0;
+            if let (Some(tile), Some(out)) = (tile.first_chunk_mut(), out.first_chunk_mut()) {
+                each(b.outer(), s, d, |s, d| {
+                    nibble_tile(rows, cols, src, s, dst, d, tile, out);
+                });
+                return;
+            }
+        }
         let (p, q) = (rows.len(), cols.len());
         let (ps, qs) = b.strides();
-        // Row `i` of `a` starts at `i * q`; column `j` of `t` at `j * p`.
+        // Row `i` of `a` starts at `i * qq`; column `j` of `t` at `j *
+        // pp`: the block's sides rounded up to whole vector tiles, so
+        // that the shuffles transpose all of it (rows and columns past
+        // `p` and `q` hold what an earlier block left, and are not packed).
+        let (pp, qq) = (
+            p.next_multiple_of(TILE).min(ROWS),
+            q.next_multiple_of(TILE).min(COLS_HERE),
+        );
         let mut a_rows = [0usize; ROWS];
-        for (i, r) in a_rows[..p].iter_mut().enumerate() {
-            *r = i * q;
+        for (i, r) in a_rows[..pp].iter_mut().enumerate() {
+            *r = i * qq;
         }
         let mut t_cols = [0usize; COLS_HERE];
-        for (j, c) in t_cols[..q].iter_mut().enumerate() {
-            *c = j * p;
+        for (j, c) in t_cols[..qq].iter_mut().enumerate() {
+            *c = j * pp;
         }
         // The slots a block's source spans: where that is short (rows
         // and columns interleaved, as in `(2,1)` sub-tiles), the span is
         // unpacked at once and each column gathered from it.
         let mut rows_across = |a: &mut [[u8; 1]], t: &mut [[u8; 1]], s: usize| {
             for (i, &r) in rows.iter().enumerate() {
-                let row = a[i * q..(i + 1) * q].as_flattened_mut();
+                let row = a[i * qq..i * qq + q].as_flattened_mut();
                 if qs == 1 {
                     unpack::<W>(src, s + r, row);
                 } else {
@@ -151,11 +179,11 @@ fn blocks<const W: usize>(n: &Nest, src: &[u8], dst: &mut [u8]) -> bool {
                     }
                 }
             }
-            let (pn, qn) = simd::table_block(a, 0, &a_rows[..p], t, 0, &t_cols[..q]);
+            let (pn, qn) = simd::table_block(a, 0, &a_rows[..pp], t, 0, &t_cols[..qq]);
             for j in 0..q {
-                let from = if j < qn { pn } else { 0 };
+                let from = if j < qn { pn.min(p) } else { 0 };
                 for i in from..p {
-                    t[j * p + i] = a[i * q + j];
+                    t[j * pp + i] = a[i * qq + j];
                 }
             }
         };
@@ -171,7 +199,8 @@ fn blocks<const W: usize>(n: &Nest, src: &[u8], dst: &mut [u8]) -> bool {
             if let Some(span) = span {
                 unpack::<W>(src, s, whole[..span].as_flattened_mut());
                 let done = if pairs {
-                    let (x, y) = t[..2 * p].split_at_mut(p);
+                    let (x, y) = t[..pp + p].split_at_mut(pp);
+                    let x = &mut x[..p];
                     simd::split(&whole[..2 * p], x, y)
                 } else {
                     0
@@ -179,14 +208,14 @@ fn blocks<const W: usize>(n: &Nest, src: &[u8], dst: &mut [u8]) -> bool {
                 for j in 0..q {
                     let from = if pairs { done } else { 0 };
                     for (i, &r) in rows.iter().enumerate().skip(from) {
-                        t[j * p + i] = whole[r + j * qs];
+                        t[j * pp + i] = whole[r + j * qs];
                     }
                 }
             } else {
                 rows_across(&mut a, &mut t, s);
             }
             for (j, &c) in cols.iter().enumerate() {
-                let column = t[j * p..(j + 1) * p].as_flattened();
+                let column = t[j * pp..j * pp + p].as_flattened();
                 if ps == 1 {
                     pack::<W>(column, dst, d + c);
                 } else {
@@ -206,6 +235,96 @@ fn blocks<const W: usize>(n: &Nest, src: &[u8], dst: &mut [u8]) -> bool {
             }
         });
     })
+}
+
+/// One block of nibbles whose rows (source runs, at most 64, `rows`
+/// their offsets) and columns (destination runs, at most 128) are runs,
+/// at any place in their bytes: each row's nibbles go to whole bytes of
+/// `tile` (shifted by a nibble where the row starts inside a byte), the
+/// tile is transposed into `out` (`simd::transpose_nibbles`; nibble by
+/// nibble without `simd`), and each destination run is written from its
+/// row of `out` (shifted likewise). Rows and columns past the block's in
+/// `tile` and `out` hold what an earlier block left and are not written.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn nibble_tile(
+    rows: &[usize],
+    cols: &[usize],
+    src: &[u8],
+    s: usize,
+    dst: &mut [u8],
+    d: usize,
+    tile: &mut [[u8; 64]; 64],
+    out: &mut [[u8; 32]; 128],
+) {
+    let p = rows.len();
+    let bytes = cols.len().div_ceil(2);
+    for (row, &r) in tile.iter_mut().zip(rows) {
+        get_nibbles(src, s + r, bytes, row);
+    }
+    if !simd::transpose_nibbles(tile, p.div_ceil(32), out.as_flattened_mut(), 0, 32) {
+        for (j, o) in out.iter_mut().enumerate().take(cols.len()) {
+            let shift = 4 * (j % 2);
+            for (k, x) in o.iter_mut().enumerate().take(p.div_ceil(2)) {
+                let (a, b) = (tile[2 * k][j / 2], tile[2 * k + 1][j / 2]);
+                *x = ((a >> shift) & 0x0F) | (((b >> shift) & 0x0F) << 4);
+            }
+        }
+    }
+    for (o, &c) in out.iter().zip(cols) {
+        put_nibbles(o, p, dst, d + c);
+    }
+}
+
+/// `bytes` bytes of nibbles from nibble `at` of `src` into `row`, nibble
+/// `at` low in `row[0]` (bytes past the end of `src` are zero).
+#[inline(always)]
+fn get_nibbles(src: &[u8], at: usize, bytes: usize, row: &mut [u8; 64]) {
+    let b = at / 2;
+    let end = (b + bytes + at % 2).min(src.len());
+    let from = &src[b.min(end)..end];
+    if at.is_multiple_of(2) {
+        row[..from.len()].copy_from_slice(from);
+    } else {
+        let mut held = [0u8; 65];
+        held[..from.len()].copy_from_slice(from);
+        for (k, x) in row.iter_mut().enumerate() {
+            *x = (held[k] >> 4) | (held[k + 1] << 4);
+        }
+    }
+}
+
+/// The first `n` nibbles of `row` (nibble `2k` low in `row[k]`) into
+/// nibbles `at..at + n` of `dst`; the other nibbles of the bytes at either
+/// end are kept.
+#[inline(always)]
+fn put_nibbles(row: &[u8; 32], n: usize, dst: &mut [u8], at: usize) {
+    let b = at / 2;
+    if at.is_multiple_of(2) {
+        let whole = n / 2;
+        dst[b..b + whole].copy_from_slice(&row[..whole]);
+        if n % 2 == 1 {
+            let x = &mut dst[b + whole];
+            *x = (*x & 0xF0) | (row[whole] & 0x0F);
+        }
+    } else if n > 0 {
+        // Nibble 0 into the high half of the first byte; then nibbles
+        // `2m + 1`, `2m + 2` into byte `m + 1`.
+        let x = &mut dst[b];
+        *x = (*x & 0x0F) | (row[0] << 4);
+        let mut held = [0u8; 33];
+        held[..32].copy_from_slice(row);
+        let mut shifted = [0u8; 32];
+        for (m, x) in shifted.iter_mut().enumerate() {
+            *x = (held[m] >> 4) | (held[m + 1] << 4);
+        }
+        let whole = (n - 1) / 2;
+        dst[b + 1..b + 1 + whole].copy_from_slice(&shifted[..whole]);
+        if (n - 1) % 2 == 1 {
+            let x = &mut dst[b + 1 + whole];
+            *x = (*x & 0xF0) | (row[whole] >> 4);
+        }
+    }
 }
 
 /// Box `n` of runs of `G` nibbles (contiguous on both sides) whose
