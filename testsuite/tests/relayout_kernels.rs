@@ -138,6 +138,19 @@ fn each_family_gets_its_kernel() {
             "s4[33,65]{1,0:T(8,128)E(4)}",
             PackedRuns,
         ),
+        // `(2,1)` pairs split into rows that start at odd nibbles (195
+        // nibbles a row), and woven from them: shifted to whole bytes on
+        // the way.
+        (
+            "s4[195,193]{0,1:T(16,128)(2,1)E(4)}",
+            "s4[195,193]{0,1:E(4)}",
+            NibblePairs,
+        ),
+        (
+            "s4[195,193]{0,1:E(4)}",
+            "s4[195,193]{0,1:T(16,128)(2,1)E(4)}",
+            NibblePairs,
+        ),
         ("s4[64,256]{1,0}", "s4[64,256]{1,0:E(4)}", Pack),
         ("s4[64,256]{1,0:E(4)}", "s4[64,256]{1,0}", Unpack),
         ("s4[6,5]{1,0:E(4)}", "s4[6,5]{0,1}", Packed),

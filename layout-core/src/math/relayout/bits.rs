@@ -339,17 +339,82 @@ impl Copier {
         if self.bytes_of(n).is_some() {
             return Some(RelayoutKernel::PackedBytes);
         }
-        if self.per_byte(n)? != 2 || n.len < 2 {
+        if self.per_byte(n) == Some(2) && n.len >= 2 {
+            if kernels::sub_tile_nest(n, 2, 1).is_some() {
+                return Some(RelayoutKernel::NibbleSquares);
+            }
+            if let Some((m0, m1)) = self.nibble_shape(n) {
+                if Self::pairs_way(&m0, &m1).is_some() {
+                    return Some(RelayoutKernel::NibblePairs);
+                }
+                if nibble_block(&m0, &m1) {
+                    return Some(RelayoutKernel::NibbleTranspose);
+                }
+            }
+        }
+        self.pairs_anywhere(n).map(|_| RelayoutKernel::NibblePairs)
+    }
+
+    /// Nibble pairs (the `(2,1)` sub-tile of `E(4)`) at any place in
+    /// their bytes: `Some((true, m0, m1))` where two source rows (`m0`, 2
+    /// steps) are woven into one destination run (`m1`'s steps a pair
+    /// each), `Some((false, ..))` where one source run of pairs (`m0`'s
+    /// steps) is split into two rows (`m1`, 2 steps); `None` otherwise,
+    /// and for rows shorter than [`NIBBLE_RUN`].
+    fn pairs_anywhere(&self, n: &Nest) -> Option<(bool, Mode, Mode)> {
+        if self.src_bits != 4 || self.dst_bits != 4 || n.len < 2 {
             return None;
         }
-        if kernels::sub_tile_nest(n, 2, 1).is_some() {
-            return Some(RelayoutKernel::NibbleSquares);
+        let (m0, m1, _, _) = n.transposed()?;
+        if m0.range == 2 && m0.dst == 1 && m1.dst == 2 && m1.range >= NIBBLE_RUN {
+            return Some((true, m0, m1));
         }
-        let (m0, m1) = self.nibble_shape(n)?;
-        if Self::pairs_way(&m0, &m1).is_some() {
-            return Some(RelayoutKernel::NibblePairs);
+        if m1.range == 2 && m0.src == 2 && m0.dst == 1 && m0.range >= NIBBLE_RUN {
+            return Some((false, m0, m1));
         }
-        nibble_block(&m0, &m1).then_some(RelayoutKernel::NibbleTranspose)
+        None
+    }
+
+    /// [`Copier::pairs_anywhere`]'s rows woven or split a piece at a
+    /// time: the source's nibbles moved to whole bytes on the stack
+    /// (shifted by a nibble where they start inside a byte), woven or
+    /// split there, and written to the destination the same way.
+    fn pairs_at_any_phase(&self, n: &Nest, src: &[u8], dst: &mut [u8]) -> bool {
+        let Some((way, m0, m1)) = self.pairs_anywhere(n) else {
+            return false;
+        };
+        let Some((_, _, others, len)) = n.transposed() else {
+            return false;
+        };
+        let (mut a, mut b, mut pairs) = ([0u8; PAIRS / 2], [0u8; PAIRS / 2], [0u8; PAIRS]);
+        if way {
+            // Rows `m0.src` apart, `m1.range` nibbles each.
+            let (rows, row) = (m1.range as usize, m0.src as usize);
+            each(&others[..len], n.src, n.dst, |s, d| {
+                for at in (0..rows).step_by(PAIRS) {
+                    let k = PAIRS.min(rows - at);
+                    let half = k.div_ceil(2);
+                    subbyte::get_nibbles(src, s + at, &mut a[..half]);
+                    subbyte::get_nibbles(src, s + row + at, &mut b[..half]);
+                    weave(&a[..half], &b[..half], &mut pairs[..2 * half]);
+                    subbyte::put_nibbles(&pairs, 2 * k, dst, d + 2 * at);
+                }
+            });
+        } else {
+            // A run of `m0.range` pairs into rows `m1.dst` apart.
+            let (rows, row) = (m0.range as usize, m1.dst as usize);
+            each(&others[..len], n.src, n.dst, |s, d| {
+                for at in (0..rows).step_by(PAIRS) {
+                    let k = PAIRS.min(rows - at);
+                    let half = k.div_ceil(2);
+                    subbyte::get_nibbles(src, s + 2 * at, &mut pairs[..2 * half]);
+                    unweave(&pairs[..2 * half], &mut a[..half], &mut b[..half]);
+                    subbyte::put_nibbles(&a, k, dst, d + at);
+                    subbyte::put_nibbles(&b, k, dst, d + row + at);
+                }
+            });
+        }
+        true
     }
 
     /// [`RelayoutKernel::NibblePairs`]: nibble pairs, the `(2,1)` sub-tile
@@ -357,8 +422,13 @@ impl Copier {
     /// rows woven into one destination run, or one source run split into
     /// two (four) destination rows. `false` for other boxes.
     fn nibble_pairs(&self, n: &Nest, src: &[u8], dst: &mut [u8]) -> bool {
-        let Some((m0, m1)) = self.nibble_shape(n) else {
-            return false;
+        let whole = if self.per_byte(n) == Some(2) {
+            self.nibble_shape(n)
+        } else {
+            None
+        };
+        let Some((m0, m1)) = whole else {
+            return self.pairs_at_any_phase(n, src, dst);
         };
         let outer = Self::nibble_outer(n);
         match Self::pairs_way(&m0, &m1) {
@@ -392,7 +462,7 @@ impl Copier {
                 });
                 true
             }
-            None => false,
+            None => self.pairs_at_any_phase(n, src, dst),
         }
     }
 
@@ -731,6 +801,9 @@ impl Fix<[u8; 2]> for NibbleSquare {
 /// Byte `i` of `a` and of `b` (nibbles `2i`, `2i + 1` of two rows) into
 /// bytes `2i`, `2i + 1` of `out`: each holds one nibble of `a` (low) and
 /// the same nibble of `b` (high).
+/// Pairs a piece of [`Copier::pairs_at_any_phase`] takes at a time.
+const PAIRS: usize = 256;
+
 /// Nibbles a piece of [`weave_quads`] and [`split_quads`] takes at a
 /// time (a byte of each on the stack, twice).
 const QUAD_PIECE: usize = 256;

@@ -74,8 +74,9 @@ pub enum RelayoutKernel {
     /// bytes, each square's nibbles transposed on the way.
     NibbleSquares,
     /// `E(4)` `(2,1)` nibble pairs: two rows woven into one run of pairs,
-    /// or one run split into two rows, whole bytes on both sides; and
-    /// `(4,1)` quads, four rows.
+    /// or one run split into two rows (where a row or the run starts
+    /// inside a byte, shifted by a nibble on the way); and `(4,1)` quads,
+    /// four rows, on whole bytes.
     NibblePairs,
     /// An `E(4)` transpose whose rows and columns all start on whole
     /// bytes: tiles of nibbles transposed in registers.

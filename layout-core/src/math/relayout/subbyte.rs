@@ -260,7 +260,7 @@ fn nibble_tile(
     let p = rows.len();
     let bytes = cols.len().div_ceil(2);
     for (row, &r) in tile.iter_mut().zip(rows) {
-        get_nibbles(src, s + r, bytes, row);
+        get_nibbles(src, s + r, &mut row[..bytes]);
     }
     if !simd::transpose_nibbles(tile, p.div_ceil(32), out.as_flattened_mut(), 0, 32) {
         for (j, o) in out.iter_mut().enumerate().take(cols.len()) {
@@ -276,20 +276,27 @@ fn nibble_tile(
     }
 }
 
-/// `bytes` bytes of nibbles from nibble `at` of `src` into `row`, nibble
-/// `at` low in `row[0]` (bytes past the end of `src` are zero).
+/// Nibbles `at..at + 2 * out.len()` of `src` into whole bytes of `out`
+/// (nibble `at` low in `out[0]`); where `src` ends first, the bytes of
+/// `out` past it are left as they were, and a last half byte is zero.
 #[inline(always)]
-fn get_nibbles(src: &[u8], at: usize, bytes: usize, row: &mut [u8; 64]) {
+pub(crate) fn get_nibbles(src: &[u8], at: usize, out: &mut [u8]) {
     let b = at / 2;
-    let end = (b + bytes + at % 2).min(src.len());
+    let end = (b + out.len()).min(src.len());
     let from = &src[b.min(end)..end];
     if at.is_multiple_of(2) {
-        row[..from.len()].copy_from_slice(from);
+        out[..from.len()].copy_from_slice(from);
     } else {
-        let mut held = [0u8; 65];
-        held[..from.len()].copy_from_slice(from);
-        for (k, x) in row.iter_mut().enumerate() {
-            *x = (held[k] >> 4) | (held[k + 1] << 4);
+        // Byte `k` of `out`: the high nibble of `from[k]`, the low one of
+        // `from[k + 1]`.
+        let next = src.get(b + 1..(end + 1).min(src.len())).unwrap_or(&[]);
+        for ((x, &lo), &hi) in out.iter_mut().zip(from).zip(next) {
+            *x = (lo >> 4) | (hi << 4);
+        }
+        if next.len() < from.len()
+            && let (Some(x), Some(&lo)) = (out.get_mut(next.len()), from.last())
+        {
+            *x = lo >> 4;
         }
     }
 }
@@ -298,7 +305,7 @@ fn get_nibbles(src: &[u8], at: usize, bytes: usize, row: &mut [u8; 64]) {
 /// nibbles `at..at + n` of `dst`; the other nibbles of the bytes at either
 /// end are kept.
 #[inline(always)]
-fn put_nibbles(row: &[u8; 32], n: usize, dst: &mut [u8], at: usize) {
+pub(crate) fn put_nibbles(row: &[u8], n: usize, dst: &mut [u8], at: usize) {
     let b = at / 2;
     if at.is_multiple_of(2) {
         let whole = n / 2;
@@ -312,14 +319,11 @@ fn put_nibbles(row: &[u8; 32], n: usize, dst: &mut [u8], at: usize) {
         // `2m + 1`, `2m + 2` into byte `m + 1`.
         let x = &mut dst[b];
         *x = (*x & 0x0F) | (row[0] << 4);
-        let mut held = [0u8; 33];
-        held[..32].copy_from_slice(row);
-        let mut shifted = [0u8; 32];
-        for (m, x) in shifted.iter_mut().enumerate() {
-            *x = (held[m] >> 4) | (held[m + 1] << 4);
-        }
         let whole = (n - 1) / 2;
-        dst[b + 1..b + 1 + whole].copy_from_slice(&shifted[..whole]);
+        let out = &mut dst[b + 1..b + 1 + whole];
+        for ((x, &lo), &hi) in out.iter_mut().zip(&row[..whole]).zip(&row[1..=whole]) {
+            *x = (lo >> 4) | (hi << 4);
+        }
         if (n - 1) % 2 == 1 {
             let x = &mut dst[b + 1 + whole];
             *x = (*x & 0xF0) | (row[whole] >> 4);
