@@ -99,8 +99,8 @@ fn copy_w<const W: usize>(n: &Nest, src: &[u8], dst: &mut [u8]) -> Option<bool> 
         // transposed: the blocks below with each run as one element.
         if W == 4 && m0.src == 1 && m0.dst == 1 && !rest.is_empty() {
             let done = match m0.range {
-                2 => units::<2, 1>(&Nest::scaled(rest, 1, 1, n.src, n.dst), src, dst),
-                4 => units::<4, 2>(&Nest::scaled(rest, 1, 1, n.src, n.dst), src, dst),
+                2 => units::<2>(&Nest::scaled(rest, 1, 1, n.src, n.dst), src, dst),
+                4 => units::<4>(&Nest::scaled(rest, 1, 1, n.src, n.dst), src, dst),
                 _ => false,
             };
             if done {
@@ -332,33 +332,29 @@ pub(crate) fn put_nibbles(row: &[u8], n: usize, dst: &mut [u8], at: usize) {
 }
 
 /// Box `n` of runs of `G` nibbles (contiguous on both sides) whose
-/// starts `n` walks, `H` bytes a run (`G = 2H`): blocks of runs, each
-/// block's source rows moved to whole bytes on the stack (shifted by a
-/// nibble where a row starts inside a byte), transposed `H` bytes at a
-/// time in whole vector tiles (the block's sides rounded up), and each
-/// destination column written back the same way. `false`, with nothing
+/// starts `n` walks: blocks of runs, each block's source rows unpacked
+/// to a byte per nibble (`G` bytes a run), transposed `G` bytes at a
+/// time, and each destination column packed back. `false`, with nothing
 /// copied, where the runs are not contiguous along the block's rows and
 /// columns (then the general blocks take the box). Out of line, like
 /// [`blocks`].
 #[inline(never)]
-fn units<const G: usize, const H: usize>(n: &Nest, src: &[u8], dst: &mut [u8]) -> bool
+fn units<const G: usize>(n: &Nest, src: &[u8], dst: &mut [u8]) -> bool
 where
-    [u8; H]: Copy + 'static,
+    [[u8; 1]; G]: Copy + 'static,
 {
     let g = G as u64;
     let loops = n.loops();
     let contiguous =
         loops.len() >= 2 && loops[0].dst == g && loops[1..].iter().map(|m| m.src).min() == Some(g);
-    if G != 2 * H || !contiguous {
+    if !contiguous {
         return false;
     }
-    let mut a_bytes = [0u8; ROWS * COLS_HERE];
-    let mut t_bytes = [0u8; ROWS * COLS_HERE];
-    let a = a_bytes.as_chunks_mut::<H>().0;
-    let t = t_bytes.as_chunks_mut::<H>().0;
+    let mut a_bytes = [[0u8; 1]; ROWS * COLS_HERE];
+    let mut t_bytes = [[0u8; 1]; ROWS * COLS_HERE];
+    let a = a_bytes.as_chunks_mut::<G>().0;
+    let t = t_bytes.as_chunks_mut::<G>().0;
     let cols_most = COLS_HERE / G;
-    // The side of a vector tile of runs of `H` bytes.
-    let side = TILE / H;
     transpose::each_box_whole(n, ROWS, cols_most, &mut |part| {
         let (b, s, d) = match part {
             Whole::Blocks(b, s, d) => (b, s, d),
@@ -380,34 +376,35 @@ where
             });
             return;
         }
-        // Row `i` of `a` starts at run `i * qq`, column `j` of `t` at
-        // `j * pp` (whole tiles; the runs past `p` and `q` are not
-        // written back).
-        let (pp, qq) = (
-            p.next_multiple_of(side).min(ROWS),
-            q.next_multiple_of(side).min(cols_most),
-        );
         let mut a_rows = [0usize; ROWS];
-        for (i, r) in a_rows[..pp].iter_mut().enumerate() {
-            *r = i * qq;
+        for (i, r) in a_rows[..p].iter_mut().enumerate() {
+            *r = i * q;
         }
         let mut t_cols = [0usize; COLS_HERE];
-        for (j, c) in t_cols[..qq].iter_mut().enumerate() {
-            *c = j * pp;
+        for (j, c) in t_cols[..q].iter_mut().enumerate() {
+            *c = j * p;
         }
         each(b.outer(), s, d, |s, d| {
             for (i, &r) in rows.iter().enumerate() {
-                get_nibbles(src, s + r, a[i * qq..i * qq + q].as_flattened_mut());
+                unpack::<4>(
+                    src,
+                    s + r,
+                    a[i * q..(i + 1) * q].as_flattened_mut().as_flattened_mut(),
+                );
             }
-            let (pn, qn) = simd::table_block(a, 0, &a_rows[..pp], t, 0, &t_cols[..qq]);
+            let (pn, qn) = simd::table_block(a, 0, &a_rows[..p], t, 0, &t_cols[..q]);
             for j in 0..q {
-                let from = if j < qn { pn.min(p) } else { 0 };
+                let from = if j < qn { pn } else { 0 };
                 for i in from..p {
-                    t[j * pp + i] = a[i * qq + j];
+                    t[j * p + i] = a[i * q + j];
                 }
             }
             for (j, &c) in cols.iter().enumerate() {
-                put_nibbles(t[j * pp..j * pp + p].as_flattened(), p * G, dst, d + c);
+                pack::<4>(
+                    t[j * p..(j + 1) * p].as_flattened().as_flattened(),
+                    dst,
+                    d + c,
+                );
             }
         });
     })
