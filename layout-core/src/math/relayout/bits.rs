@@ -798,9 +798,6 @@ impl Fix<[u8; 2]> for NibbleSquare {
     }
 }
 
-/// Byte `i` of `a` and of `b` (nibbles `2i`, `2i + 1` of two rows) into
-/// bytes `2i`, `2i + 1` of `out`: each holds one nibble of `a` (low) and
-/// the same nibble of `b` (high).
 /// Pairs a piece of [`Copier::pairs_at_any_phase`] takes at a time.
 const PAIRS: usize = 256;
 
@@ -844,6 +841,9 @@ fn split_quads(run: &[u8], dst: &mut [u8], d: usize, row: usize) {
     }
 }
 
+/// Byte `i` of `a` and of `b` (nibbles `2i`, `2i + 1` of two rows) into
+/// bytes `2i`, `2i + 1` of `out`: each holds one nibble of `a` (low) and
+/// the same nibble of `b` (high).
 fn weave(a: &[u8], b: &[u8], out: &mut [u8]) {
     let k = simd::weave_nibbles(a, b, out);
     let (a, b, out) = (&a[k..], &b[k..], &mut out[2 * k..]);
