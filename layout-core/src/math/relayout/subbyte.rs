@@ -290,9 +290,7 @@ pub(crate) fn get_nibbles(src: &[u8], at: usize, out: &mut [u8]) {
         // Byte `k` of `out`: the high nibble of `from[k]`, the low one of
         // `from[k + 1]`.
         let next = src.get(b + 1..(end + 1).min(src.len())).unwrap_or(&[]);
-        for ((x, &lo), &hi) in out.iter_mut().zip(from).zip(next) {
-            *x = (lo >> 4) | (hi << 4);
-        }
+        shift_down(out, from, next);
         if next.len() < from.len()
             && let (Some(x), Some(&lo)) = (out.get_mut(next.len()), from.last())
         {
@@ -320,14 +318,25 @@ pub(crate) fn put_nibbles(row: &[u8], n: usize, dst: &mut [u8], at: usize) {
         let x = &mut dst[b];
         *x = (*x & 0x0F) | (row[0] << 4);
         let whole = (n - 1) / 2;
-        let out = &mut dst[b + 1..b + 1 + whole];
-        for ((x, &lo), &hi) in out.iter_mut().zip(&row[..whole]).zip(&row[1..=whole]) {
-            *x = (lo >> 4) | (hi << 4);
-        }
+        shift_down(
+            &mut dst[b + 1..b + 1 + whole],
+            &row[..whole],
+            &row[1..=whole],
+        );
         if (n - 1) % 2 == 1 {
             let x = &mut dst[b + 1 + whole];
             *x = (*x & 0xF0) | (row[whole] >> 4);
         }
+    }
+}
+
+/// A row of nibbles moved down by one: byte `k` of `out` gets the high
+/// nibble of `lo[k]` (low) and the low nibble of `hi[k]` (high), for each
+/// `k` all three have (`hi` is `lo` one byte on).
+#[inline(always)]
+fn shift_down(out: &mut [u8], lo: &[u8], hi: &[u8]) {
+    for ((x, &l), &h) in out.iter_mut().zip(lo).zip(hi) {
+        *x = (l >> 4) | (h << 4);
     }
 }
 
