@@ -7,7 +7,7 @@
 
 use super::kernels::{self, RelayoutKernel};
 use super::loops::{each, Fix};
-use super::modes::{Mode, Nest};
+use super::modes::{Mode, Nest, MODES};
 use super::simd;
 use super::squares;
 use super::subbyte;
@@ -359,20 +359,22 @@ impl Copier {
     /// their bytes: `Some((true, m0, m1))` where two source rows (`m0`, 2
     /// steps) are woven into one destination run (`m1`'s steps a pair
     /// each), `Some((false, ..))` where one source run of pairs (`m0`'s
-    /// steps) is split into two rows (`m1`, 2 steps); `None` otherwise,
-    /// and for rows shorter than [`NIBBLE_RUN`].
-    fn pairs_anywhere(&self, n: &Nest) -> Option<(bool, Mode, Mode)> {
+    /// steps) is split into two rows (`m1`, 2 steps), with the other
+    /// loops (`Nest::transposed`'s); `None` otherwise, and for rows
+    /// shorter than [`NIBBLE_RUN`].
+    fn pairs_anywhere(&self, n: &Nest) -> Option<(bool, Mode, Mode, [Mode; MODES], usize)> {
         if self.src_bits != 4 || self.dst_bits != 4 || n.len < 2 {
             return None;
         }
-        let (m0, m1, _, _) = n.transposed()?;
-        if m0.range == 2 && m0.dst == 1 && m1.dst == 2 && m1.range >= NIBBLE_RUN {
-            return Some((true, m0, m1));
-        }
-        if m1.range == 2 && m0.src == 2 && m0.dst == 1 && m0.range >= NIBBLE_RUN {
-            return Some((false, m0, m1));
-        }
-        None
+        let (m0, m1, others, len) = n.transposed()?;
+        let way = if m0.range == 2 && m0.dst == 1 && m1.dst == 2 && m1.range >= NIBBLE_RUN {
+            true
+        } else if m1.range == 2 && m0.src == 2 && m0.dst == 1 && m0.range >= NIBBLE_RUN {
+            false
+        } else {
+            return None;
+        };
+        Some((way, m0, m1, others, len))
     }
 
     /// [`Copier::pairs_anywhere`]'s rows woven or split a piece at a
@@ -380,10 +382,7 @@ impl Copier {
     /// (shifted by a nibble where they start inside a byte), woven or
     /// split there, and written to the destination the same way.
     fn pairs_at_any_phase(&self, n: &Nest, src: &[u8], dst: &mut [u8]) -> bool {
-        let Some((way, m0, m1)) = self.pairs_anywhere(n) else {
-            return false;
-        };
-        let Some((_, _, others, len)) = n.transposed() else {
+        let Some((way, m0, m1, others, len)) = self.pairs_anywhere(n) else {
             return false;
         };
         let (mut a, mut b, mut pairs) = ([0u8; PAIRS / 2], [0u8; PAIRS / 2], [0u8; PAIRS]);
