@@ -199,6 +199,13 @@ fn describe_lists_each_box_and_the_block() {
         (s.box_kernels(), s.block()),
         (&[Squares][..], Some((256, 256)))
     );
+    // Bytes: squares of 512 rows a side, not 1 KiB (1024 rows, each a
+    // page or more apart); where the block has 64 rows, the other side
+    // takes the rest, up to 1 KiB.
+    let s = steps("u8[4000,4000]{1,0}", "u8[4000,4000]{0,1}");
+    assert_eq!(s.block(), Some((512, 512)));
+    let s = steps("u8[64,4000]{1,0}", "u8[64,4000]{0,1}");
+    assert_eq!(s.block(), Some((64, 960)));
     // The middle dimension continues both runs (64 B of the source a
     // row): 16 of its steps join the source's side of the block.
     let s = steps("s16[48,32,256]{1,0,2}", "s16[48,32,256]{2,0,1}");

@@ -375,7 +375,7 @@ fn runs<T: Copy + 'static>(n: &Nest, src: &[T], dst: &mut [T]) {
         0
     };
     tiles.each_ahead(&mut order, n.src, n.dst, ahead, |s, d, later| {
-        if let Some(x) = later {
+        if let Some((_, x)) = later {
             for l in (0..len).step_by(line) {
                 simd::prefetch_write(dst, x + l);
             }
@@ -413,15 +413,15 @@ impl Tiles {
     /// Calls `f(src, dst, later)` at every run, starting at `(src, dst)`: the
     /// whole tiles first, then those of each rest (the loops' ranges in
     /// `order` set for each part in turn).
-    /// `later`: the destination offset of the run `ahead` runs later in
-    /// the same part (`None` near its end, and always for `ahead` 0).
+    /// `later`: the offsets of the run `ahead` runs later in the same part
+    /// (`None` near its end, and always for `ahead` 0).
     fn each_ahead(
         &self,
         order: &mut [Mode; MODES],
         src: u64,
         dst: u64,
         ahead: usize,
-        mut f: impl FnMut(usize, usize, Option<usize>),
+        mut f: impl FnMut(usize, usize, Option<(usize, usize)>),
     ) {
         for part in 0..4u32 {
             let (mut s, mut d) = (src, dst);
@@ -895,7 +895,7 @@ mod tests {
             assert!(later.iter().any(Option::is_some), "{loops:?}");
             for (i, l) in later.iter().enumerate() {
                 if let Some(l) = l {
-                    assert_eq!(Some(*l), seen.get(i + 2).map(|x| x.1), "{loops:?} at {i}");
+                    assert_eq!(Some(*l), seen.get(i + 2).copied(), "{loops:?} at {i}");
                 }
             }
             let mut all = Vec::new();

@@ -17,15 +17,15 @@ pub(crate) fn each(outer: &[Mode], src: u64, dst: u64, mut f: impl FnMut(usize, 
     }
 }
 
-/// [`each`], with the destination offset of the step `ahead` steps later
-/// too (`None` near the end): where to ask for lines that will be written.
+/// [`each`], with the offsets of the step `ahead` steps later too (`None`
+/// near the end): where to ask for lines that will be read or written.
 #[inline]
 pub(crate) fn each_ahead(
     outer: &[Mode],
     src: u64,
     dst: u64,
     ahead: usize,
-    mut f: impl FnMut(usize, usize, Option<usize>),
+    mut f: impl FnMut(usize, usize, Option<(usize, usize)>),
 ) {
     let mut at = Steps::new(src, dst);
     let mut later = at;
@@ -34,7 +34,7 @@ pub(crate) fn each_ahead(
         f(
             at.src as usize,
             at.dst as usize,
-            live.then_some(later.dst as usize),
+            live.then_some((later.src as usize, later.dst as usize)),
         );
         live = live && later.step(outer);
         if !at.step(outer) {

@@ -10,7 +10,10 @@ use super::kernels::{any_box, note, RelayoutKernel};
 use super::loops::{divisor_up_to, each, each_ahead, in_source_order, Fix};
 use super::modes::{Mode, Nest, MODES};
 use super::simd;
-use super::tuning::{AHEAD, PASS, SQUARES_LEAST, SQUARES_RUN_BYTES, SQUARE_BYTES};
+use super::tuning::{
+    AHEAD, FETCH_BYTES, FETCH_ROWS, PASS, SQUARES_LEAST, SQUARES_RUN_BYTES, SQUARE_BYTES,
+    SQUARE_ROWS,
+};
 
 /// Whether the transposed blocks of [`blocks`] take box `n` of elements
 /// of `size` bytes at their measured speed: its first loop and the first
@@ -66,6 +69,9 @@ pub(crate) struct Tuned {
     /// that make whole joins: [`blocks`] cuts the box there and copies
     /// each part on its own.
     poor: Option<(usize, u64)>,
+    /// The source rows of each block's successor are asked for while the
+    /// block is copied ([`Block::sparse`]).
+    fetch: bool,
 }
 
 impl Tuned {
@@ -183,6 +189,7 @@ impl Tuned {
             len,
             kind,
             poor,
+            fetch: block.sparse(size),
         })
     }
 }
@@ -190,16 +197,16 @@ impl Tuned {
 impl Tuned {
     /// The steps along the destination's runs and along the source's of
     /// the blocks that go through the cache together, for elements of
-    /// `size` bytes (`RelayoutSteps::block`): squares of up to
-    /// [`SQUARE_BYTES`] a side, or the whole block where two rows are
-    /// woven or split.
+    /// `size` bytes (`RelayoutSteps::block`): the squares of [`square`]
+    /// (steps of one element; the copy rounds them to its blocks), or the
+    /// whole block where two rows are woven or split.
     pub(crate) fn side(&self, size: usize) -> (u64, u64) {
         let (p, q) = (self.block.rp, self.block.rq);
         if self.kind != RelayoutKernel::Squares {
             return (p as u64, q as u64);
         }
-        let side = SQUARE_BYTES / size.max(1);
-        (p.min(side) as u64, q.min(side) as u64)
+        let (pm, qm) = square(p, q, 1, 1, size);
+        (p.min(pm) as u64, q.min(qm) as u64)
     }
 }
 
@@ -215,6 +222,7 @@ pub(crate) fn blocks<T: Copy + 'static, X: Fix<T>>(n: &Nest, src: &[T], dst: &mu
         len,
         kind,
         poor,
+        fetch,
     }) = Tuned::plan(n, core::mem::size_of::<T>(), X::SAME)
     else {
         // `choose` names the tuned blocks only where they plan; were it
@@ -270,7 +278,7 @@ pub(crate) fn blocks<T: Copy + 'static, X: Fix<T>>(n: &Nest, src: &[T], dst: &mu
             let (rp, dq) = (block.rp, block.dq);
             let line = 64 / core::mem::size_of::<T>().max(1);
             each_ahead(outer, n.src, n.dst, AHEAD, |s, d, later| {
-                if let Some(x) = later {
+                if let Some((_, x)) = later {
                     for l in (0..rp).step_by(line) {
                         simd::prefetch_write(dst, x + l);
                         simd::prefetch_write(dst, x + dq + l);
@@ -281,7 +289,12 @@ pub(crate) fn blocks<T: Copy + 'static, X: Fix<T>>(n: &Nest, src: &[T], dst: &mu
             });
         }
         _ => each_ahead(outer, n.src, n.dst, 1, |s, d, next| {
-            block.copy::<T, X>(src, s, dst, d, next)
+            if let Some((ns, _)) = next.filter(|_| fetch) {
+                for p in 0..block.rp {
+                    simd::prefetch(src, ns + block.row(p));
+                }
+            }
+            block.copy::<T, X>(src, s, dst, d, next.map(|(_, nd)| nd))
         }),
     }
 }
@@ -309,6 +322,31 @@ fn two_loops(i: usize, range: usize, inner: usize, outer: usize) -> usize {
         i * inner
     } else {
         i % range * inner + i / range * outer
+    }
+}
+
+/// The sides of the squares that [`Block::strip`] walks, in steps along
+/// the destination's runs (`pn` of them, in blocks of `P`) and along the
+/// source's (`qn`, in blocks of `Q`), for elements of `size` bytes: up to
+/// [`SQUARE_BYTES`] of elements and [`SQUARE_ROWS`] steps a side, in
+/// whole blocks; where the block is narrower than that on one side, the
+/// other side takes the steps it leaves, up to [`SQUARE_BYTES`].
+fn square(pn: usize, qn: usize, p: usize, q: usize, size: usize) -> (usize, usize) {
+    let (p, q) = (p.max(1), q.max(1));
+    let full = (SQUARE_BYTES / size.max(1)).max(p.max(q));
+    let side = full.min(SQUARE_ROWS).max(p.max(q));
+    let (pm, qm) = (side / p * p, side / q * q);
+    let rest = |used: usize, step: usize| {
+        ((2 * side).saturating_sub(used).min(full) / step * step).max(step)
+    };
+    if pn < pm {
+        let pm = pn.max(p);
+        (pm, rest(pm, q))
+    } else if qn < qm {
+        let qm = qn.max(q);
+        (rest(qm, p), qm)
+    } else {
+        (pm, qm)
     }
 }
 
@@ -472,6 +510,19 @@ impl Block {
         outer[k] = rest_of(m, c);
     }
 
+    /// Whether the source rows of the block after this one are asked for
+    /// while this one is copied ([`Tuned::fetch`]): a small block (at
+    /// most [`FETCH_BYTES`] and [`FETCH_ROWS`] rows, elements of `size`
+    /// bytes) whose source rows leave gaps, so that its source lines span
+    /// at least twice the bytes it reads.
+    fn sparse(&self, size: usize) -> bool {
+        let area = self.rp.saturating_mul(self.rq);
+        let span = self.row(self.rp.saturating_sub(1)).saturating_add(self.rq);
+        area.saturating_mul(size) <= FETCH_BYTES
+            && self.rp <= FETCH_ROWS
+            && span >= area.saturating_mul(2)
+    }
+
     /// Whether more than twice [`PASS`] of the first `rows` source rows
     /// (one block's) fall in one set of a 64-set L1 of 64-byte lines. (At
     /// twice, the 16 rows of a 4-byte block, passes measured no faster.)
@@ -556,12 +607,10 @@ impl Block {
         next: Option<usize>,
     ) {
         let (pn, qn) = (self.rp / P * P, self.rq / Q * Q);
-        // Squares of `SQUARE_BYTES` a side (in whole blocks): the lines
-        // and pages one touches stay in the cache and the TLB while it is
-        // copied, and each source row is read in runs long enough for the
-        // prefetcher.
-        let side = (SQUARE_BYTES / core::mem::size_of::<T>().max(1)).max(P.max(Q));
-        let (pm, qm) = (side / P * P, side / Q * Q);
+        // Squares (in whole blocks): the lines and pages one touches stay
+        // in the cache and the TLB while it is copied, and each source row
+        // is read in runs long enough for the prefetcher.
+        let (pm, qm) = square(pn, qn, P, Q, core::mem::size_of::<T>());
         for p0 in (0..pn).step_by(pm) {
             for q0 in (0..qn).step_by(qm) {
                 // The next square's destination lines, asked for in the
@@ -917,5 +966,80 @@ impl Block {
         }
         self.put_rows::<T, X, P, Q>(&mut buf, dst, to, q);
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    extern crate alloc;
+
+    use super::*;
+    use alloc::format;
+
+    /// Squares are whole blocks, at most `SQUARE_BYTES` and `SQUARE_ROWS`
+    /// a side, and a narrow block's other side takes the rows it leaves.
+    #[test]
+    fn squares_keep_their_bounds() {
+        for size in [1usize, 2, 4, 8, 16] {
+            let line = 64 / size.min(64);
+            let full = (SQUARE_BYTES / size).max(line);
+            for (p, q) in [(line, line), (32, 32), (16, 4), (2, 32), (8, 8)] {
+                for pn in [p, 3 * p, 64 * p, 1000 * p] {
+                    for qn in [q, 7 * q, 100 * q, 999 * q] {
+                        let (pm, qm) = square(pn, qn, p, q, size);
+                        let at = format!("size {size}, {p} x {q} in {pn} x {qn}");
+                        assert!(pm % p == 0 && qm % q == 0 && pm > 0 && qm > 0, "{at}");
+                        let bound = full.max(p).max(q);
+                        assert!(pm <= bound && qm <= bound, "{at}: {pm} x {qm}");
+                        let rows = SQUARE_ROWS.max(p).max(q);
+                        assert!(pm + qm <= 2 * rows, "{at}: {pm} x {qm}");
+                        if pn >= rows && qn >= rows {
+                            assert!(pm <= rows && qm <= rows, "{at}: {pm} x {qm}");
+                        }
+                        if pn < pm.min(qm) {
+                            assert_eq!(pm, pn, "{at}");
+                        }
+                    }
+                }
+            }
+        }
+        // 64 rows of `s8`: the other side takes 960 of the 1024 rows.
+        assert_eq!(square(64, 832, 64, 64, 1), (64, 960));
+        assert_eq!(square(4000, 4000, 64, 64, 1), (512, 512));
+        assert_eq!(square(4000, 4000, 16, 16, 4), (256, 256));
+    }
+
+    fn nest(loops: &[(u64, u64, u64)]) -> Nest {
+        let modes: alloc::vec::Vec<Mode> = loops
+            .iter()
+            .map(|&(range, src, dst)| Mode { range, src, dst })
+            .collect();
+        Nest::scaled(&modes, 1, 1, 0, 0)
+    }
+
+    /// The next block's source rows are asked for where a small block's
+    /// rows leave gaps in the source, and only there.
+    #[test]
+    fn small_blocks_with_gaps_fetch_the_next() {
+        let fetch = |loops: &[(u64, u64, u64)], size: usize| {
+            Tuned::plan(&nest(loops), size, true).map(|t| (t.kind, t.fetch))
+        };
+        // `u32[1,8,982,678]{1,0,3,2:T(4,128)}` -> `{3,2,0,1:T(4,128)}`:
+        // 8 of each 512-element tile read, 128 x 8 blocks.
+        let padded = [
+            (128, 512, 1),
+            (4, 347136, 128),
+            (5, 65536, 512),
+            (245, 1388544, 3072),
+            (8, 1, 755712),
+        ];
+        assert_eq!(fetch(&padded, 4), Some((RelayoutKernel::Squares, true)));
+        // `f32[1000,64,16]{2,1,0}` -> `{1,2,0}`: each block's rows are
+        // back to back in the source.
+        let dense = [(64, 16, 1), (16, 1, 64), (1000, 1024, 1024)];
+        assert_eq!(fetch(&dense, 4), Some((RelayoutKernel::Squares, false)));
+        // A 2-D transpose: blocks far larger than `FETCH_BYTES`.
+        let large = [(4000, 4000, 1), (4000, 1, 4000)];
+        assert_eq!(fetch(&large, 4), Some((RelayoutKernel::Squares, false)));
     }
 }

@@ -62,6 +62,32 @@ pub(crate) const AHEAD: usize = 16;
 /// The side, in bytes, of the squares `strip` walks block by block.
 pub(crate) const SQUARE_BYTES: usize = 1024;
 
+/// ... and the most steps on a square's side (source rows on one side,
+/// destination rows on the other, each a page or more apart in a large
+/// array, so a square of `u8` 1 KiB a side touched 2048 pages). `u8` 2-D
+/// transposes (`[4000,4000]`, `[8000,8000]`, `[763,16800]`) ran 1.07x
+/// to 1.2x as fast with 512 as with 1024 (paired rounds, 9 to 15); 256
+/// was as fast there, but 0.78x on `s8[661,433,70]` `{1,0,2}` ->
+/// `{2,0,1}`, whose 64-row blocks then took 832 columns in two squares.
+/// A block narrower than this on one side gives its other side the
+/// steps it leaves (that pair: 0.85x without).
+pub(crate) const SQUARE_ROWS: usize = 512;
+
+/// The largest blocks of the squares whose successor's source rows are
+/// asked for while they are copied (`squares::Block::sparse`), in bytes
+/// and in source rows: small blocks whose rows leave gaps in the source
+/// (padded tiles, rows far apart), where the hardware's prefetchers do
+/// not follow. `u32[1,8,982,678]` `{1,0,3,2:T(4,128)}` ->
+/// `{3,2,0,1:T(4,128)}` (32 of every 2048 source bytes read) ran 1.23x
+/// to 1.31x as fast, `pred[156787,328]` to `T(8,128)` 1.16x to 1.25x,
+/// `s16[2227,32,256]` `{1,0,2}` -> `{2,0,1}` 1.11x (paired rounds, 9 to
+/// 15); 52 squares pairs of six seeds: geometric mean 1.01x, none
+/// slower beyond noise.
+pub(crate) const FETCH_BYTES: usize = 16384;
+
+/// See [`FETCH_BYTES`]: the rows asked for at once stay few.
+pub(crate) const FETCH_ROWS: usize = 256;
+
 /// Rows per pass over a crowded block: as many lines as one set of an
 /// 8-way L1 holds.
 pub(crate) const PASS: usize = 8;
