@@ -10,7 +10,7 @@
 //! runs whole in the source only, transposes each block into a copy on
 //! the stack and writes its columns from there.
 
-use super::loops::each;
+use super::loops::{each, each_ahead};
 use super::modes::{Mode, Nest};
 use super::simd;
 use super::transpose::{self, Whole};
@@ -169,7 +169,23 @@ pub(crate) fn copy_out<T: Copy + 'static, const R: usize>(
         for (j, c) in t_cols[..q].iter_mut().enumerate() {
             *c = j * p;
         }
-        each(b.outer(), s, d, |s, d| {
+        // The destination lines of the next block's columns (each column
+        // `p` runs long, starting anywhere in a line), asked for while
+        // this block is copied: the columns are written a few bytes into
+        // many rows, which the hardware does not fetch ahead (`u8`
+        // `(4,1)` tiles into rows of an odd length and `(2,1)` ones of
+        // 16-bit types: 1.3x to 1.4x faster in paired rounds).
+        let line = (64 / core::mem::size_of::<T>().max(1)).max(1);
+        let len = p * R;
+        each_ahead(b.outer(), s, d, 1, |s, d, next| {
+            if let Some((_, x)) = next {
+                for &c in cols {
+                    for l in (0..len).step_by(line) {
+                        simd::prefetch_write(dst, x + c + l);
+                    }
+                    simd::prefetch_write(dst, (x + c + len).saturating_sub(1));
+                }
+            }
             let (pn, qn) = simd::table_block(src, s, rows, &mut t, 0, &t_cols[..q]);
             for j in 0..q {
                 let from = if j < qn { pn } else { 0 };
