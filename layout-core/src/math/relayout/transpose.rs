@@ -18,7 +18,7 @@
 //! are shuffled in vector registers (`simd`), the rest moves element by
 //! element.
 
-use super::loops::{divisor_up_to, each, in_source_order};
+use super::loops::{divisor_up_to, each_ahead, in_source_order};
 use super::modes::{Mode, Nest, MODES};
 use super::simd;
 use super::tuning::{COLS, COL_BYTES, ROWS, ROW_BYTES};
@@ -200,12 +200,27 @@ impl Blocks {
         self.ps == 1 && self.qs == 1
     }
 
-    /// Copies the box from offsets `s` and `d`.
+    /// Copies the box from offsets `s` and `d`. As a block is copied,
+    /// the first line of each of the next block's source rows is asked
+    /// for (`prefetcht1`): the rows of a block are often far apart
+    /// (padded tiles, one row of a `(2,1)` pair), where the hardware's
+    /// prefetchers do not follow. Paired rounds over the 18 drawn pairs
+    /// that take the general blocks: geometric mean 1.03x, up to 1.24x
+    /// (`bf16[4,1,638355,4]` `{0,3,1,2:T(8,128)(2,1)}` -> `{2,0,3,1}`);
+    /// none slower beyond noise.
     pub(crate) fn copy<T: Copy + 'static>(&self, src: &[T], s: u64, dst: &mut [T], d: u64) {
         let (rows, cols) = (&self.rows[..self.p], &self.cols[..self.q]);
         let (ps, qs) = (self.ps, self.qs);
+        let fetch = |next: Option<(usize, usize)>| {
+            if let Some((x, _)) = next {
+                for &r in rows {
+                    simd::prefetch(src, x + r);
+                }
+            }
+        };
         if !self.runs() {
-            each(&self.outer[..self.len], s, d, |s, d| {
+            each_ahead(&self.outer[..self.len], s, d, 1, |s, d, next| {
+                fetch(next);
                 for (j, &c) in cols.iter().enumerate() {
                     let (from, to) = (s + j * qs, d + c);
                     for (i, &r) in rows.iter().enumerate() {
@@ -215,7 +230,8 @@ impl Blocks {
             });
             return;
         }
-        each(&self.outer[..self.len], s, d, |s, d| {
+        each_ahead(&self.outer[..self.len], s, d, 1, |s, d, next| {
+            fetch(next);
             let (pn, qn) = simd::table_block(src, s, rows, dst, d, cols);
             // What the tiles left: the last rows of the first columns,
             // then every row of the last columns.
