@@ -16,7 +16,7 @@
 //! unpacked and packed a piece at a time.
 
 use super::kernels::RelayoutKernel;
-use super::loops::each;
+use super::loops::{each, each_ahead};
 use super::modes::{Mode, Nest};
 use super::simd;
 use super::transpose::{self, Whole};
@@ -134,7 +134,8 @@ fn blocks<const W: usize>(n: &Nest, src: &[u8], dst: &mut [u8]) -> bool {
             let tile = a.as_flattened_mut().as_chunks_mut::<64>().0;
             let out = t.as_flattened_mut().as_chunks_mut::<32>().0;
             if let (Some(tile), Some(out)) = (tile.first_chunk_mut(), out.first_chunk_mut()) {
-                each(b.outer(), s, d, |s, d| {
+                each_ahead(b.outer(), s, d, 1, |s, d, next| {
+                    fetch_rows::<W>(src, rows, next);
                     nibble_tile(rows, cols, src, s, dst, d, tile, out);
                 });
                 return;
@@ -195,7 +196,8 @@ fn blocks<const W: usize>(n: &Nest, src: &[u8], dst: &mut [u8]) -> bool {
             .checked_mul(qs)
             .and_then(|x| x.checked_add(last + 1))
             .filter(|&x| x <= SPAN);
-        each(b.outer(), s, d, |s, d| {
+        each_ahead(b.outer(), s, d, 1, |s, d, next| {
+            fetch_rows::<W>(src, rows, next);
             if let Some(span) = span {
                 unpack::<W>(src, s, whole[..span].as_flattened_mut());
                 let done = if pairs {
@@ -235,6 +237,21 @@ fn blocks<const W: usize>(n: &Nest, src: &[u8], dst: &mut [u8]) -> bool {
             }
         });
     })
+}
+
+/// Asks for the first line of each source row (`rows`, offsets in slots
+/// of `W` bits) of the block at `next` (its source offset first), while
+/// the block before it is copied: a packed block's rows are often far
+/// apart, where the hardware's prefetchers do not follow. Paired rounds
+/// over the 39 drawn pairs that take the packed kernels: geometric mean
+/// 1.04x, up to 1.4x (`s4[664,249,417]` `{2,1,0:E(4)}` -> `{0,2,1:E(4)}`).
+#[inline(always)]
+fn fetch_rows<const W: usize>(src: &[u8], rows: &[usize], next: Option<(usize, usize)>) {
+    if let Some((x, _)) = next {
+        for &r in rows {
+            simd::prefetch(src, x.wrapping_add(r) / (8 / W));
+        }
+    }
 }
 
 /// One block of nibbles whose rows (source runs, at most 64, `rows`
@@ -393,7 +410,8 @@ where
         for (j, c) in t_cols[..q].iter_mut().enumerate() {
             *c = j * p;
         }
-        each(b.outer(), s, d, |s, d| {
+        each_ahead(b.outer(), s, d, 1, |s, d, next| {
+            fetch_rows::<4>(src, rows, next);
             for (i, &r) in rows.iter().enumerate() {
                 unpack::<4>(
                     src,
