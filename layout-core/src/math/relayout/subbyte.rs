@@ -207,10 +207,12 @@ fn blocks<const W: usize>(n: &Nest, src: &[u8], dst: &mut [u8]) -> bool {
                 } else {
                     0
                 };
+                let from = if pairs { done.min(p) } else { 0 };
                 for j in 0..q {
-                    let from = if pairs { done } else { 0 };
-                    for (i, &r) in rows.iter().enumerate().skip(from) {
-                        t[j * pp + i] = whole[r + j * qs];
+                    let column = &mut t[j * pp + from..j * pp + p];
+                    let base = &whole[j * qs..span];
+                    for (o, &r) in column.iter_mut().zip(&rows[from..]) {
+                        *o = base[r];
                     }
                 }
             } else {
