@@ -206,6 +206,14 @@ fn describe_lists_each_box_and_the_block() {
     assert_eq!(s.block(), Some((512, 512)));
     let s = steps("u8[64,4000]{1,0}", "u8[64,4000]{0,1}");
     assert_eq!(s.block(), Some((64, 960)));
+    // Tiles of 8 rows into destination rows of 224 bytes: the whole row
+    // (28 tiles) joins the block, not a line's worth (8 tiles, cut from
+    // 28 as 24 and 4).
+    let s = steps("u8[224,68444]{1,0:T(8,128)}", "u8[224,68444]{0,1}");
+    assert_eq!(s.block(), Some((224, 128)));
+    // Rows of 2048 bytes: a line of each at a time.
+    let s = steps("u8[2048,6000]{1,0:T(8,128)}", "u8[2048,6000]{0,1}");
+    assert_eq!(s.block(), Some((64, 128)));
     // The middle dimension continues both runs (64 B of the source a
     // row): 16 of its steps join the source's side of the block.
     let s = steps("s16[48,32,256]{1,0,2}", "s16[48,32,256]{2,0,1}");
@@ -264,6 +272,12 @@ fn squares_edges_match_every_element() {
         ("pred[300,328]{1,0}", "pred[300,328]{0,1:T(8,128)}"),
         ("u8[260,104]{1,0}", "u8[260,104]{0,1:T(8,128)}"),
         ("f32[344,256]{1,0:T(8,128)}", "f32[344,256]{0,1:T(8,128)}"),
+        // Destination rows of 224 and 200 bytes (28 and 25 tiles of 8
+        // rows) joined whole: 3 squares of 64 rows and a rest of 32, and
+        // a rest of 8 rows.
+        ("u8[224,300]{1,0:T(8,128)}", "u8[224,300]{0,1}"),
+        ("pred[200,130]{1,0:T(8,128)}", "pred[200,130]{0,1}"),
+        ("f32[88,260]{1,0:T(8,128)}", "f32[88,260]{0,1}"),
         // A loop between the block's two that continues both runs (the
         // middle dimension of both orders): steps of it join the source's
         // side, 16 (a square) of 40 here, and of 37 (no divisor fits)

@@ -11,8 +11,8 @@ use super::loops::{divisor_up_to, each, each_ahead, in_source_order, Fix};
 use super::modes::{Mode, Nest, MODES};
 use super::simd;
 use super::tuning::{
-    AHEAD, FETCH_BYTES, FETCH_ROWS, PASS, SQUARES_LEAST, SQUARES_RUN_BYTES, SQUARE_BYTES,
-    SQUARE_ROWS,
+    AHEAD, FETCH_BYTES, FETCH_ROWS, PASS, ROW_JOIN_BYTES, SQUARES_LEAST, SQUARES_RUN_BYTES,
+    SQUARE_BYTES, SQUARE_ROWS,
 };
 
 /// Whether the transposed blocks of [`blocks`] take box `n` of elements
@@ -148,6 +148,14 @@ impl Tuned {
         }
         if p_next && block.rq >= line {
             let m1 = outer[0];
+            // Destination rows of at most `ROW_JOIN_BYTES`, back to back
+            // (the next column's row starts where this one ends): the
+            // whole row joins, so that each block writes one stretch of
+            // the destination.
+            let row = m1.range.saturating_mul(block.rp as u64);
+            if row.saturating_mul(size as u64) <= ROW_JOIN_BYTES && row == block.dq as u64 {
+                p_most = p_most.max(m1.range as usize);
+            }
             let c = divisor_up_to(m1.range, p_most);
             poor_join(m1, c, p_most);
             if c > 1 {
