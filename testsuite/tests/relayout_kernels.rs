@@ -206,6 +206,9 @@ fn describe_lists_each_box_and_the_block() {
     assert_eq!(s.block(), Some((512, 512)));
     let s = steps("u8[64,4000]{1,0}", "u8[64,4000]{0,1}");
     assert_eq!(s.block(), Some((64, 960)));
+    // Rows 4 KiB apart crowd the caches' sets: 256 rows a side.
+    let s = steps("u8[4096,4096]{1,0}", "u8[4096,4096]{0,1}");
+    assert_eq!(s.block(), Some((256, 256)));
     // Tiles of 8 rows into destination rows of 224 bytes: the whole row
     // (28 tiles) joins the block, not a line's worth (8 tiles, cut from
     // 28 as 24 and 4).

@@ -11,8 +11,8 @@ use super::loops::{divisor_up_to, each, each_ahead, in_source_order, Fix};
 use super::modes::{Mode, Nest, MODES};
 use super::simd;
 use super::tuning::{
-    AHEAD, FETCH_BYTES, FETCH_ROWS, PASS, ROW_JOIN_BYTES, SQUARES_LEAST, SQUARES_RUN_BYTES,
-    SQUARE_BYTES, SQUARE_ROWS,
+    AHEAD, CROWDED_ROWS, FETCH_BYTES, FETCH_ROWS, PASS, ROW_JOIN_BYTES, SQUARES_LEAST,
+    SQUARES_RUN_BYTES, SQUARE_BYTES, SQUARE_ROWS,
 };
 
 /// Whether the transposed blocks of [`blocks`] take box `n` of elements
@@ -213,7 +213,7 @@ impl Tuned {
         if self.kind != RelayoutKernel::Squares {
             return (p as u64, q as u64);
         }
-        let (pm, qm) = square(p, q, 1, 1, size);
+        let (pm, qm) = square(p, q, 1, 1, size, self.block.rows());
         (p.min(pm) as u64, q.min(qm) as u64)
     }
 }
@@ -336,13 +336,13 @@ fn two_loops(i: usize, range: usize, inner: usize, outer: usize) -> usize {
 /// The sides of the squares that [`Block::strip`] walks, in steps along
 /// the destination's runs (`pn` of them, in blocks of `P`) and along the
 /// source's (`qn`, in blocks of `Q`), for elements of `size` bytes: up to
-/// [`SQUARE_BYTES`] of elements and [`SQUARE_ROWS`] steps a side, in
-/// whole blocks; where the block is narrower than that on one side, the
-/// other side takes the steps it leaves, up to [`SQUARE_BYTES`].
-fn square(pn: usize, qn: usize, p: usize, q: usize, size: usize) -> (usize, usize) {
+/// [`SQUARE_BYTES`] of elements and `rows` steps a side ([`Block::rows`]),
+/// in whole blocks; where the block is narrower than that on one side,
+/// the other side takes the steps it leaves, up to [`SQUARE_BYTES`].
+fn square(pn: usize, qn: usize, p: usize, q: usize, size: usize, rows: usize) -> (usize, usize) {
     let (p, q) = (p.max(1), q.max(1));
     let full = (SQUARE_BYTES / size.max(1)).max(p.max(q));
-    let side = full.min(SQUARE_ROWS).max(p.max(q));
+    let side = full.min(rows).max(p.max(q));
     let (pm, qm) = (side / p * p, side / q * q);
     let rest = |used: usize, step: usize| {
         ((2 * side).saturating_sub(used).min(full) / step * step).max(step)
@@ -531,6 +531,16 @@ impl Block {
             && span >= area.saturating_mul(2)
     }
 
+    /// The most steps on a side of this block's squares: [`SQUARE_ROWS`],
+    /// or [`CROWDED_ROWS`] where its rows crowd the caches' sets.
+    fn rows(&self) -> usize {
+        if self.crowded {
+            CROWDED_ROWS
+        } else {
+            SQUARE_ROWS
+        }
+    }
+
     /// Whether more than twice [`PASS`] of the first `rows` source rows
     /// (one block's) fall in one set of a 64-set L1 of 64-byte lines. (At
     /// twice, the 16 rows of a 4-byte block, passes measured no faster.)
@@ -618,7 +628,7 @@ impl Block {
         // Squares (in whole blocks): the lines and pages one touches stay
         // in the cache and the TLB while it is copied, and each source row
         // is read in runs long enough for the prefetcher.
-        let (pm, qm) = square(pn, qn, P, Q, core::mem::size_of::<T>());
+        let (pm, qm) = square(pn, qn, P, Q, core::mem::size_of::<T>(), self.rows());
         for p0 in (0..pn).step_by(pm) {
             for q0 in (0..qn).step_by(qm) {
                 // The next square's destination lines, asked for in the

@@ -73,6 +73,18 @@ pub(crate) const SQUARE_BYTES: usize = 1024;
 /// steps it leaves (that pair: 0.85x without).
 pub(crate) const SQUARE_ROWS: usize = 512;
 
+/// ... and on a crowded block's side (`squares::Block::crowded`: rows a
+/// power of two apart, such as 4 or 8 KiB): those rows fall in few sets
+/// of the L2 too (rows 4 KiB apart share 32 of its 2048 sets, 16 lines
+/// each), so 512 of them evict each other before the square is done.
+/// `u8` and `bf16` 4096 x 4096, 8192 x 2048 and 2048 x 8192 transposes
+/// ran 1.05x to 1.10x as fast with 256, `f16[304,256,1,446]` `{1,0,2,3}`
+/// -> `{3,0,1,2}` 1.07x to 1.09x; 128 was faster on the 2-D transposes
+/// (1.10x) but 0.88x on that one, 64 slower on all (paired rounds; 69
+/// squares pairs of eight seeds: geometric mean 1.004x, none slower
+/// beyond noise).
+pub(crate) const CROWDED_ROWS: usize = 256;
+
 /// The largest blocks of the squares whose successor's source rows are
 /// asked for while they are copied (`squares::Block::sparse`), in bytes
 /// and in source rows: small blocks whose rows leave gaps in the source

@@ -16,7 +16,7 @@ fn squares_keep_their_bounds() {
         for (p, q) in [(line, line), (32, 32), (16, 4), (2, 32), (8, 8)] {
             for pn in [p, 3 * p, 64 * p, 1000 * p] {
                 for qn in [q, 7 * q, 100 * q, 999 * q] {
-                    let (pm, qm) = square(pn, qn, p, q, size);
+                    let (pm, qm) = square(pn, qn, p, q, size, SQUARE_ROWS);
                     let at = format!("size {size}, {p} x {q} in {pn} x {qn}");
                     assert!(pm % p == 0 && qm % q == 0 && pm > 0 && qm > 0, "{at}");
                     let bound = full.max(p).max(q);
@@ -34,9 +34,11 @@ fn squares_keep_their_bounds() {
         }
     }
     // 64 rows of `s8`: the other side takes 960 of the 1024 rows.
-    assert_eq!(square(64, 832, 64, 64, 1), (64, 960));
-    assert_eq!(square(4000, 4000, 64, 64, 1), (512, 512));
-    assert_eq!(square(4000, 4000, 16, 16, 4), (256, 256));
+    assert_eq!(square(64, 832, 64, 64, 1, SQUARE_ROWS), (64, 960));
+    assert_eq!(square(4000, 4000, 64, 64, 1, SQUARE_ROWS), (512, 512));
+    // Crowded blocks: 256 rows a side.
+    assert_eq!(square(4096, 4096, 64, 64, 1, CROWDED_ROWS), (256, 256));
+    assert_eq!(square(4000, 4000, 16, 16, 4, SQUARE_ROWS), (256, 256));
 }
 
 fn nest(loops: &[(u64, u64, u64)]) -> Nest {
