@@ -199,28 +199,33 @@ fn describe_lists_each_box_and_the_block() {
         (s.box_kernels(), s.block()),
         (&[Squares][..], Some((256, 256)))
     );
-    // Bytes: squares of 512 rows a side, not 1 KiB (1024 rows, each a
-    // page or more apart); where the block has 64 rows, the other side
-    // takes the rest, up to 1 KiB.
-    let s = steps("u8[4000,4000]{1,0}", "u8[4000,4000]{0,1}");
-    assert_eq!(s.block(), Some((512, 512)));
-    let s = steps("u8[64,4000]{1,0}", "u8[64,4000]{0,1}");
-    assert_eq!(s.block(), Some((64, 960)));
-    // Rows 4 KiB apart crowd the caches' sets: 256 rows a side.
-    let s = steps("u8[4096,4096]{1,0}", "u8[4096,4096]{0,1}");
-    assert_eq!(s.block(), Some((256, 256)));
-    // Tiles of 8 rows into destination rows of 224 bytes: the whole row
-    // (28 tiles) joins the block, not a line's worth (8 tiles, cut from
-    // 28 as 24 and 4).
-    let s = steps("u8[224,68444]{1,0:T(8,128)}", "u8[224,68444]{0,1}");
-    assert_eq!(s.block(), Some((224, 128)));
-    // Rows of 2048 bytes: a line of each at a time.
-    let s = steps("u8[2048,6000]{1,0:T(8,128)}", "u8[2048,6000]{0,1}");
-    assert_eq!(s.block(), Some((64, 128)));
-    // The middle dimension continues both runs (64 B of the source a
-    // row): 16 of its steps join the source's side of the block.
-    let s = steps("s16[48,32,256]{1,0,2}", "s16[48,32,256]{2,0,1}");
-    assert_eq!(s.block(), Some((256, 512)));
+    for (from, to, block) in [
+        // Bytes: squares of 512 rows a side, not 1 KiB (1024 rows, each a
+        // page or more apart); where the block has 64 rows, the other
+        // side takes the rest, up to 1 KiB.
+        ("u8[4000,4000]{1,0}", "u8[4000,4000]{0,1}", (512, 512)),
+        ("u8[64,4000]{1,0}", "u8[64,4000]{0,1}", (64, 960)),
+        // Rows 4 KiB apart crowd the caches' sets: 256 rows a side.
+        ("u8[4096,4096]{1,0}", "u8[4096,4096]{0,1}", (256, 256)),
+        // Tiles of 8 rows into destination rows of 224 bytes: the whole
+        // row (28 tiles) joins the block, not a line's worth (8 tiles,
+        // cut from 28 as 24 and 4); rows of 2048 bytes: a line of each.
+        (
+            "u8[224,68444]{1,0:T(8,128)}",
+            "u8[224,68444]{0,1}",
+            (224, 128),
+        ),
+        (
+            "u8[2048,6000]{1,0:T(8,128)}",
+            "u8[2048,6000]{0,1}",
+            (64, 128),
+        ),
+        // The middle dimension continues both runs (64 B of the source a
+        // row): 16 of its steps join the source's side of the block.
+        ("s16[48,32,256]{1,0,2}", "s16[48,32,256]{2,0,1}", (256, 512)),
+    ] {
+        assert_eq!(steps(from, to).block(), Some(block), "{from} -> {to}");
+    }
     // A rest of 36 rows past the 64 of a whole tile: its own box.
     let s = steps("u8[100,3]{1,0}", "u8[100,3]{0,1:T(64)}");
     assert_eq!(s.box_kernels(), [Blocks, Blocks]);
