@@ -719,6 +719,18 @@ pub(super) use none::{
     table_block, transpose_nibbles, unweave_nibbles, weave4, weave_nibbles,
 };
 
+/// Asks for the first line of each row of the block at `at` (`rows`:
+/// each row's offset from it; `per` offsets to an element of `src`, 1
+/// for whole elements, the slots of a byte for packed ones): the next
+/// block's rows while one is copied, where rows far apart leave the
+/// hardware's prefetchers behind.
+#[inline(always)]
+pub(super) fn prefetch_rows<T>(src: &[T], at: usize, rows: &[usize], per: usize) {
+    for &r in rows {
+        prefetch(src, at.wrapping_add(r) / per.max(1));
+    }
+}
+
 /// Without the feature (or without SSE2): no type is loaded as bytes,
 /// nothing is copied or fetched here.
 #[cfg(not(all(

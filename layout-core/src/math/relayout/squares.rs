@@ -298,9 +298,7 @@ pub(crate) fn blocks<T: Copy + 'static, X: Fix<T>>(n: &Nest, src: &[T], dst: &mu
         }
         _ => each_ahead(outer, n.src, n.dst, 1, |s, d, next| {
             if let Some((ns, _)) = next.filter(|_| fetch) {
-                for p in 0..block.rp {
-                    simd::prefetch(src, ns + block.row(p));
-                }
+                block.fetch_rows(src, ns);
             }
             block.copy::<T, X>(src, s, dst, d, next.map(|(_, nd)| nd))
         }),
@@ -529,6 +527,16 @@ impl Block {
         area.saturating_mul(size) <= FETCH_BYTES
             && self.rp <= FETCH_ROWS
             && span >= area.saturating_mul(2)
+    }
+
+    /// Asks for each source row's first line of the block at `at` ([`Tuned::fetch`]),
+    /// the rows walked as [`Block::micro`] reads them (no division per row).
+    fn fetch_rows<T>(&self, src: &[T], at: usize) {
+        let (mut at, mut inner) = (at, 0);
+        for _ in 0..self.rp {
+            simd::prefetch(src, at);
+            (at, inner) = self.next_row(at, inner);
+        }
     }
 
     /// The most steps on a side of this block's squares: [`SQUARE_ROWS`],

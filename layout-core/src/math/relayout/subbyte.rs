@@ -250,9 +250,7 @@ fn blocks<const W: usize>(n: &Nest, src: &[u8], dst: &mut [u8]) -> bool {
 #[inline(always)]
 fn fetch_rows<const W: usize>(src: &[u8], rows: &[usize], next: Option<(usize, usize)>) {
     if let Some((x, _)) = next {
-        for &r in rows {
-            simd::prefetch(src, x.wrapping_add(r) / (8 / W));
-        }
+        simd::prefetch_rows(src, x, rows, 8 / W);
     }
 }
 

@@ -213,9 +213,7 @@ impl Blocks {
         let (ps, qs) = (self.ps, self.qs);
         let fetch = |next: Option<(usize, usize)>| {
             if let Some((x, _)) = next {
-                for &r in rows {
-                    simd::prefetch(src, x + r);
-                }
+                simd::prefetch_rows(src, x, rows, 1);
             }
         };
         if !self.runs() {
