@@ -87,11 +87,41 @@ fn each_family_gets_its_kernel() {
         ),
         ("s4[14,675]{1,0:E(4)}", "s4[14,675]{0,1:E(4)}", PackedBlocks),
         // Destination runs of one `(2,1)` pair (2 nibbles) from source
-        // runs of 36: too short for the nibble transpose's tiles.
+        // runs of 36: too short for the nibble transpose's tiles, and
+        // blocks of 2 x 36 slots: chunks of both sides' runs.
         (
             "s4[2,36,8,16]{1,2,3,0:E(4)}",
             "s4[2,36,8,16]{2,0,3,1:T(8,128)(2,1)E(4)}",
-            PackedBlocks,
+            PackedChunks,
+        ),
+        // Slots of 2 and of 1 bit, in `(4,1)` and `(8,1)` sub-tiles.
+        (
+            "u2[4,36,8,16]{1,2,3,0:E(2)}",
+            "u2[4,36,8,16]{2,0,3,1:T(8,128)(4,1)E(2)}",
+            PackedChunks,
+        ),
+        (
+            "pred[8,36,8,16]{1,2,3,0:E(1)}",
+            "pred[8,36,8,16]{2,0,3,1:T(8,128)(8,1)E(1)}",
+            PackedChunks,
+        ),
+        (
+            "s4[72,65,38]{2,0,1:T(16,128)(2,1)E(4)}",
+            "s4[72,65,38]{0,1,2:T(8,128)(4,1)E(4)}",
+            PackedChunks,
+        ),
+        // `(2,1)` pairs woven into runs of one pair, and `(4,1)` quads
+        // into runs of one quad (the sub-tiles transposed): chunks, not
+        // a byte or two at a time.
+        (
+            "s4[48,15,40]{2,0,1:T(16,128)(2,1)E(4)}",
+            "s4[48,15,40]{0,1,2:T(16,128)(2,1)E(4)}",
+            PackedChunks,
+        ),
+        (
+            "s4[32,20,24]{1,2,0:T(8,128)(4,1)E(4)}",
+            "s4[32,20,24]{2,0,1:T(8,128)(4,1)E(4)}",
+            PackedChunks,
         ),
         // 257 columns: blocks of 128 and a last column alone.
         ("s4[70,257]{1,0:E(4)}", "s4[70,257]{0,1:E(4)}", PackedBlocks),

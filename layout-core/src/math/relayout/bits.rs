@@ -5,13 +5,14 @@
 //! bits) is repacked: sign-extended for signed integers, zero-extended
 //! otherwise.
 
+use super::chunks::{self, Chunk};
 use super::kernels::{self, RelayoutKernel};
 use super::loops::{each, Fix};
 use super::modes::{Mode, Nest, MODES};
 use super::simd;
 use super::squares;
 use super::subbyte;
-use super::tuning::{NIBBLE_ROWS, NIBBLE_RUN, TILE_BYTES, TILE_ROWS};
+use super::tuning::{CHUNK_PAIRS_RUN, NIBBLE_ROWS, NIBBLE_RUN, TILE_BYTES, TILE_ROWS};
 use crate::base::element::ElementType;
 
 /// Low `w` bits set.
@@ -227,6 +228,9 @@ impl Copier {
             RelayoutKernel::PackedRuns | RelayoutKernel::PackedBlocks => {
                 w == self.dst_bits && subbyte::copy(n, w as usize, src, dst).is_some()
             }
+            RelayoutKernel::PackedChunks => {
+                w == self.dst_bits && chunks::copy(n, w as usize, src, dst)
+            }
             _ => false,
         };
         debug_assert!(
@@ -344,7 +348,13 @@ impl Copier {
                 return Some(RelayoutKernel::NibbleSquares);
             }
             if let Some((m0, m1)) = self.nibble_shape(n) {
-                if Self::pairs_way(&m0, &m1).is_some() {
+                if let Some((weave, _)) = Self::pairs_way(&m0, &m1) {
+                    // Runs of a few pairs or quads: a byte or two at a
+                    // step, which the chunks beat.
+                    let run = if weave { m1.range } else { m0.range };
+                    if run < CHUNK_PAIRS_RUN && Chunk::plan(n).is_some() {
+                        return Some(RelayoutKernel::PackedChunks);
+                    }
                     return Some(RelayoutKernel::NibblePairs);
                 }
                 if nibble_block(&m0, &m1) {

@@ -89,6 +89,12 @@ pub enum RelayoutKernel {
     /// blocks of slots unpacked to a byte each on the stack, transposed
     /// as bytes (runs of 2 or 4 nibbles as one element), and packed back.
     PackedBlocks,
+    /// `E(n)` boxes whose runs are too short for the blocks (`(2,1)`
+    /// pairs or `(4,1)` quads moved a nibble at a time, blocks of a few
+    /// rows): chunks of slots unpacked to a byte each on the stack,
+    /// moved there from the source's order to the destination's, and
+    /// packed back.
+    PackedChunks,
     /// Element by element through both layouts' offset functions
     /// (layouts whose offsets are not digit chains: `*`, tile sizes that
     /// do not nest).
@@ -123,6 +129,7 @@ impl RelayoutKernel {
             RelayoutKernel::NibbleTranspose => "nibble transpose",
             RelayoutKernel::PackedRuns => "packed runs",
             RelayoutKernel::PackedBlocks => "packed blocks",
+            RelayoutKernel::PackedChunks => "packed chunks",
             RelayoutKernel::General => "general",
         }
     }

@@ -22,6 +22,7 @@
 
 mod bits;
 mod ceiling;
+mod chunks;
 mod decide;
 mod describe;
 mod kernels;

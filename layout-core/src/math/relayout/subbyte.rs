@@ -15,12 +15,13 @@
 //! is written ([`nibble_tile`]). Runs (contiguous on both sides) are
 //! unpacked and packed a piece at a time.
 
+use super::chunks::Chunk;
 use super::kernels::RelayoutKernel;
 use super::loops::{each, each_ahead};
 use super::modes::{Mode, Nest};
 use super::simd;
 use super::transpose::{self, Whole};
-use super::tuning::{COLS_HERE, PIECE, ROWS, RUN_SLOTS, SPAN, TILE_COLS};
+use super::tuning::{CHUNK_BLOCKS_LEAST, COLS_HERE, PIECE, ROWS, RUN_SLOTS, SPAN, TILE_COLS};
 
 /// The side of the vector tiles the blocks' bytes are shuffled in.
 const TILE: usize = 16;
@@ -68,8 +69,20 @@ pub(crate) fn choose(n: &Nest, w: usize) -> Option<RelayoutKernel> {
             }
         }
     }
+    if chunks_fit(n) {
+        return Some(RelayoutKernel::PackedChunks);
+    }
     transpose::each_box_whole(n, ROWS, COLS_HERE, &mut |_| {})
         .then_some(RelayoutKernel::PackedBlocks)
+}
+
+/// Whether the chunks take box `n` rather than the general blocks: where
+/// the blocks would move fewer than [`CHUNK_BLOCKS_LEAST`] slots at a
+/// time and the chunks plan (their runs are long enough).
+fn chunks_fit(n: &Nest) -> bool {
+    let small = transpose::Blocks::plan_at_most(n, ROWS, COLS_HERE)
+        .is_none_or(|b| b.rows().len() * b.cols().len() < CHUNK_BLOCKS_LEAST);
+    small && Chunk::plan(n).is_some()
 }
 
 /// Whether a box whose first loop is `m0` goes as runs: long runs one by
@@ -465,7 +478,7 @@ fn units_fit<const G: usize>(n: &Nest) -> bool {
 /// `out`. Nibbles go 32 at a time whatever byte they start in (the last
 /// 32 may overlap the ones before); the rest one by one.
 #[inline(always)]
-fn unpack<const W: usize>(src: &[u8], at: usize, out: &mut [u8]) {
+pub(crate) fn unpack<const W: usize>(src: &[u8], at: usize, out: &mut [u8]) {
     let k = 8 / W;
     let mask = ((1u16 << W) - 1) as u8;
     let one = |slot: usize| (src[slot / k] >> (W * (slot % k))) & mask;
@@ -500,7 +513,7 @@ fn unpack<const W: usize>(src: &[u8], at: usize, out: &mut [u8]) {
 /// whole bytes 16 at a time (the last 16 may overlap the ones before);
 /// the rest one by one.
 #[inline(always)]
-fn pack<const W: usize>(values: &[u8], dst: &mut [u8], at: usize) {
+pub(crate) fn pack<const W: usize>(values: &[u8], dst: &mut [u8], at: usize) {
     let k = 8 / W;
     let mask = ((1u16 << W) - 1) as u8;
     let one = |dst: &mut [u8], slot: usize, v: u8| {

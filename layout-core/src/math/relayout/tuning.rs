@@ -181,3 +181,27 @@ pub(crate) const TILE_ROWS: usize = 64;
 
 /// Bytes of each source row in one tile (one cache line).
 pub(crate) const TILE_BYTES: usize = 64;
+
+/// Slots in a chunk of the packed chunks (`chunks.rs`): two buffers of a
+/// byte per slot, 16 KiB on the stack while they copy (the L1 holds both
+/// and the lines they read and write).
+pub(crate) const CHUNK: usize = 8192;
+
+/// The shortest source and destination runs (in slots) of a chunk: below
+/// that, each run's unpacking or packing costs more than its slots.
+pub(crate) const CHUNK_RUN: usize = 16;
+
+/// Boxes that the packed blocks would move fewer slots at a time than
+/// this go in chunks. Paired rounds over the `s4` pairs of 40 seeds: the
+/// blocks of 2 x 68 or 4 x 128 slots ran at 0.015x to 0.06x of memcpy and
+/// chunks at 0.06x to 0.09x; blocks of 35 x 37 slots or more ran faster
+/// than the chunks (0.1x to 0.3x, against 0.05x to 0.12x).
+pub(crate) const CHUNK_BLOCKS_LEAST: usize = 1024;
+
+/// `(2,1)` pairs or `(4,1)` quads woven or split in runs shorter than
+/// this (in slots of one row) go in chunks rather than as nibble pairs:
+/// runs of 2 or 4 slots ran at 0.02x to 0.06x of memcpy as pairs and
+/// 1.4x to 4.4x faster in chunks; runs of 8 were faster as pairs
+/// (`s4[8,4728660]` `{0,1:E(4)}` -> `{0,1:T(8,128)(2,1)E(4)}`: 0.65x against
+/// 0.35x).
+pub(crate) const CHUNK_PAIRS_RUN: u64 = 8;

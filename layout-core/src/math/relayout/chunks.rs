@@ -1,0 +1,334 @@
+//! [`RelayoutKernel::PackedChunks`](super::RelayoutKernel::PackedChunks):
+//! packed slots (1, 2 or 4 bits, the same width on both sides) a chunk at
+//! a time, for boxes whose runs are too short for the blocks: `(2,1)`
+//! pairs or `(4,1)` quads that a transpose moves a nibble at a time,
+//! planes woven, blocks of a few rows.
+//!
+//! A chunk takes the loops that continue the source's runs and the loops
+//! that continue the destination's, the shorter side first, as far as
+//! [`CHUNK`] slots allow (a loop that does not fit whole gives its
+//! largest divisor that does). Its source runs are unpacked to a byte per
+//! slot on the stack, the bytes are moved from the source's order to the
+//! destination's there, and the destination runs are packed back. Every
+//! chunk of a box has the same shape, planned once ([`Chunk::plan`]);
+//! the loops left over walk the chunks.
+
+use super::loops::{divisor_up_to, each, each_ahead};
+use super::modes::{Mode, Nest};
+use super::simd;
+use super::subbyte::{pack, unpack};
+use super::tuning::{CHUNK, CHUNK_RUN};
+
+/// The most loops a chunked box has (its own, and two more where a loop
+/// is cut for the chunk).
+const LOOPS: usize = 16;
+
+/// A loop of one step, which moves nothing.
+const NONE: Mode = Mode {
+    range: 1,
+    src: 0,
+    dst: 0,
+};
+
+/// Loops, innermost first, and how many.
+#[derive(Clone, Copy, Debug)]
+struct Loops {
+    modes: [Mode; LOOPS],
+    len: usize,
+}
+
+impl Loops {
+    const EMPTY: Loops = Loops {
+        modes: [NONE; LOOPS],
+        len: 0,
+    };
+
+    fn push(&mut self, m: Mode) {
+        if let Some(x) = self.modes.get_mut(self.len) {
+            *x = m;
+            self.len += 1;
+        }
+    }
+
+    fn get(&self) -> &[Mode] {
+        &self.modes[..self.len]
+    }
+}
+
+/// Which of a chunk's runs a loop continues.
+const IN_SRC: u8 = 1;
+const IN_DST: u8 = 2;
+
+/// The shape of every chunk of one box.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Chunk {
+    /// The loops that walk the chunks (source and destination strides).
+    outer: Loops,
+    /// The length of each source run, and the loops of the runs' starts:
+    /// source stride, then stride in the unpacked bytes.
+    run_s: usize,
+    rows: Loops,
+    /// The length of each destination run, and the loops of the runs'
+    /// starts: stride in the bytes to pack, then destination stride.
+    run_d: usize,
+    cols: Loops,
+    /// Every loop of the chunk: stride in the unpacked bytes, then in the
+    /// bytes to pack; the two longest first (the inner loops of the
+    /// move).
+    within: Loops,
+    /// Slots in a chunk.
+    size: usize,
+}
+
+impl Chunk {
+    /// The chunks of box `n`: `None` for a box of more than 14 loops, or
+    /// where the chunk's source or destination runs would be shorter than
+    /// [`CHUNK_RUN`] slots.
+    #[inline(never)]
+    pub(crate) fn plan(n: &Nest) -> Option<Chunk> {
+        if n.len + 2 > LOOPS {
+            return None;
+        }
+        let mut modes = Loops::EMPTY;
+        for &m in n.loops() {
+            modes.push(m);
+        }
+        let mut role = [0u8; LOOPS];
+        // The next stride each side's run continues at, and the slots
+        // taken so far.
+        let (mut next_s, mut next_d, mut size) = (1u64, 1u64, 1u64);
+        let (mut open_s, mut open_d) = (true, true);
+        while open_s || open_d {
+            // The side whose run is shorter grows first.
+            let on_src = open_s && (!open_d || next_s <= next_d);
+            let (bit, next) = if on_src {
+                (IN_SRC, next_s)
+            } else {
+                (IN_DST, next_d)
+            };
+            let stride = |m: &Mode| if on_src { m.src } else { m.dst };
+            let found =
+                (0..modes.len).find(|&i| role[i] & bit == 0 && stride(&modes.modes[i]) == next);
+            let taken = found.and_then(|i| {
+                let m = modes.modes[i];
+                if role[i] != 0 {
+                    // In the chunk already, for the other side's run.
+                    return Some((i, m.range, true));
+                }
+                let room = CHUNK as u64 / size;
+                if m.range <= room {
+                    size *= m.range;
+                    return Some((i, m.range, true));
+                }
+                // The largest part that fits, the rest an outer loop.
+                let c = divisor_up_to(m.range, room as usize) as u64;
+                if c < 2 || modes.len == LOOPS {
+                    return None;
+                }
+                modes.push(Mode {
+                    range: m.range / c,
+                    src: m.src.checked_mul(c)?,
+                    dst: m.dst.checked_mul(c)?,
+                });
+                modes.modes[i].range = c;
+                size *= c;
+                // A loop cut short ends this side's run.
+                Some((i, c, false))
+            });
+            let grown = taken.and_then(|(i, r, whole)| {
+                role[i] |= bit;
+                Some((next.checked_mul(r)?, whole))
+            });
+            match (grown, on_src) {
+                (Some((at, more)), true) => (next_s, open_s) = (at, more),
+                (Some((at, more)), false) => (next_d, open_d) = (at, more),
+                (None, true) => open_s = false,
+                (None, false) => open_d = false,
+            }
+        }
+        let (run_s, run_d) = (usize::try_from(next_s).ok()?, usize::try_from(next_d).ok()?);
+        if run_s < CHUNK_RUN || run_d < CHUNK_RUN {
+            return None;
+        }
+        let mut c = Chunk {
+            outer: Loops::EMPTY,
+            run_s,
+            rows: Loops::EMPTY,
+            run_d,
+            cols: Loops::EMPTY,
+            within: Loops::EMPTY,
+            size: size as usize,
+        };
+        // The unpacked bytes hold the source runs one after another, the
+        // bytes to pack the destination runs.
+        let (mut step_s, mut step_d) = (next_s, next_d);
+        for (i, &m) in modes.get().iter().enumerate() {
+            if role[i] == 0 {
+                if m.range > 1 {
+                    c.outer.push(m);
+                }
+                continue;
+            }
+            let us = if role[i] & IN_SRC != 0 {
+                m.src
+            } else {
+                c.rows.push(Mode {
+                    range: m.range,
+                    src: m.src,
+                    dst: step_s,
+                });
+                step_s *= m.range;
+                step_s / m.range
+            };
+            let ud = if role[i] & IN_DST != 0 {
+                m.dst
+            } else {
+                c.cols.push(Mode {
+                    range: m.range,
+                    src: step_d,
+                    dst: m.dst,
+                });
+                step_d *= m.range;
+                step_d / m.range
+            };
+            c.within.push(Mode {
+                range: m.range,
+                src: us,
+                dst: ud,
+            });
+        }
+        // The two longest loops inside: the fewest steps of the others.
+        let w = &mut c.within.modes[..c.within.len];
+        for k in 0..w.len().min(2) {
+            let (longest, _) = w.iter().enumerate().skip(k).max_by_key(|(_, m)| m.range)?;
+            w.swap(k, longest);
+        }
+        Some(c)
+    }
+
+    /// Copies box `n` (planned as `self`) of `W`-bit slots. Out of line:
+    /// its two buffers (16 KiB) are on the stack only for these copies.
+    #[inline(never)]
+    pub(crate) fn copy<const W: usize>(&self, n: &Nest, src: &[u8], dst: &mut [u8]) {
+        let mut a = [0u8; CHUNK];
+        let mut b = [0u8; CHUNK];
+        let (a, b) = (&mut a[..self.size], &mut b[..self.size]);
+        let (rows, cols) = (self.rows.get(), self.cols.get());
+        let (rs, rd) = (self.run_s, self.run_d);
+        let w = self.within.get();
+        let (m0, m1) = (w[0], w.get(1).copied().unwrap_or(NONE));
+        let rest = w.get(2..).unwrap_or(&[]);
+        let (r0, s0, d0) = (m0.range as usize, m0.src as usize, m0.dst as usize);
+        let (r1, s1, d1) = (m1.range as usize, m1.src as usize, m1.dst as usize);
+        each_ahead(self.outer.get(), n.src, n.dst, 1, |s, d, next| {
+            // The next chunk's source runs, asked for while this one is
+            // moved: they are often far apart.
+            if let Some((x, _)) = next {
+                each(rows, x as u64, 0, |s, _| simd::prefetch(src, s / (8 / W)));
+            }
+            each(rows, s as u64, 0, |s, at| {
+                unpack::<W>(src, s, &mut a[at..at + rs])
+            });
+            each(rest, 0, 0, |s, d| {
+                for j in 0..r1 {
+                    let (s, d) = (s + j * s1, d + j * d1);
+                    for i in 0..r0 {
+                        b[d + i * d0] = a[s + i * s0];
+                    }
+                }
+            });
+            each(cols, 0, d as u64, |at, d| {
+                pack::<W>(&b[at..at + rd], dst, d)
+            });
+        });
+    }
+}
+
+/// Copies box `n` of `w`-bit slots (1, 2 or 4) in chunks: `false`, with
+/// nothing copied, where [`Chunk::plan`] takes no chunks of it.
+pub(crate) fn copy(n: &Nest, w: usize, src: &[u8], dst: &mut [u8]) -> bool {
+    let Some(c) = Chunk::plan(n) else {
+        return false;
+    };
+    match w {
+        1 => c.copy::<1>(n, src, dst),
+        2 => c.copy::<2>(n, src, dst),
+        4 => c.copy::<4>(n, src, dst),
+        _ => return false,
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn nest(loops: &[(u64, u64, u64)]) -> Nest {
+        let mut n = Nest::new();
+        for (m, &(range, src, dst)) in n.modes.iter_mut().zip(loops) {
+            *m = Mode { range, src, dst };
+        }
+        n.len = loops.len();
+        n
+    }
+
+    #[test]
+    fn chunks_take_both_runs_as_far_as_they_fit() {
+        // Four planes woven (`s4[39704,4,512]` from `(2,1)` tiles to
+        // rows): the source runs are whole tiles, the destination runs a
+        // quarter of a row.
+        let n = nest(&[
+            (4, 20332544, 1),
+            (128, 2, 4),
+            (4, 2048, 512),
+            (2, 1, 2048),
+            (8, 256, 4096),
+            (2481, 8192, 32768),
+        ]);
+        let c = Chunk::plan(&n).unwrap();
+        assert_eq!((c.size, c.run_s, c.run_d), (8192, 2048, 512));
+        assert_eq!(
+            c.rows.get(),
+            &[Mode {
+                range: 4,
+                src: 20332544,
+                dst: 2048
+            }]
+        );
+        assert_eq!(c.cols.len, 2);
+        assert_eq!(
+            c.outer.get().iter().map(|m| m.range).product::<u64>(),
+            4 * 2481
+        );
+        // The two longest loops move inside.
+        assert_eq!(c.within.modes[0].range, 128);
+        // A loop larger than the room left gives its largest divisor
+        // (1250 of 5000), and the source's run ends there; the
+        // destination's goes on through the loops the chunk holds.
+        let n = nest(&[(2, 10000, 1), (2, 1, 2), (5000, 2, 4)]);
+        let c = Chunk::plan(&n).unwrap();
+        assert_eq!((c.size, c.run_s, c.run_d), (5000, 2500, 5000));
+        assert_eq!(
+            c.outer.get(),
+            &[Mode {
+                range: 4,
+                src: 2500,
+                dst: 5000
+            }]
+        );
+        assert_eq!(
+            c.rows.get(),
+            &[Mode {
+                range: 2,
+                src: 10000,
+                dst: 2500
+            }]
+        );
+        assert_eq!(c.cols.len, 0);
+        // Source runs of one slot (every other slot: a `(2,1)` sub-tile
+        // of a dimension of one): no chunks.
+        assert!(Chunk::plan(&nest(&[(2, 8192, 1), (4096, 2, 2)])).is_none());
+        let c = Chunk::plan(&nest(&[(64, 4096, 1), (2, 1, 64), (64, 2, 128)])).unwrap();
+        assert_eq!((c.size, c.run_s, c.run_d), (8192, 128, 8192));
+    }
+}
