@@ -23,6 +23,9 @@ use super::tuning::{CHUNK, CHUNK_RUN};
 /// is cut for the chunk).
 const LOOPS: usize = 16;
 
+/// The longest unit the move takes at a step (bytes).
+const UNIT: usize = 16;
+
 /// A loop of one step, which moves nothing.
 const NONE: Mode = Mode {
     range: 1,
@@ -72,12 +75,12 @@ pub(crate) struct Chunk {
     /// starts: stride in the bytes to pack, then destination stride.
     run_d: usize,
     cols: Loops,
-    /// Every loop of the chunk: stride in the unpacked bytes, then in the
-    /// bytes to pack; the two longest first (the inner loops of the
-    /// move).
+    /// The loops of the move from the unpacked bytes to the bytes to
+    /// pack (strides in each), the two longest first; each step moves
+    /// `unit` bytes, `perm[k]` to `k`.
     within: Loops,
-    /// Slots in a chunk.
-    size: usize,
+    unit: usize,
+    perm: [u16; UNIT],
 }
 
 impl Chunk {
@@ -157,7 +160,8 @@ impl Chunk {
             run_d,
             cols: Loops::EMPTY,
             within: Loops::EMPTY,
-            size: size as usize,
+            unit: 1,
+            perm: [0; UNIT],
         };
         // The unpacked bytes hold the source runs one after another, the
         // bytes to pack the destination runs.
@@ -197,6 +201,7 @@ impl Chunk {
                 dst: ud,
             });
         }
+        c.take_unit();
         // The two longest loops inside: the fewest steps of the others.
         let w = &mut c.within.modes[..c.within.len];
         for k in 0..w.len().min(2) {
@@ -206,20 +211,66 @@ impl Chunk {
         Some(c)
     }
 
+    /// Makes the move's first loops one step of `unit` bytes (2, 4, 8 or
+    /// 16) where they are a run of that many in the bytes to pack (a
+    /// loop cut for it where only a part fits): each step writes them at
+    /// once, gathered from `perm` (their offsets in the unpacked bytes).
+    /// Where the destination's first loop has an odd number of steps,
+    /// the move keeps bytes as steps.
+    fn take_unit(&mut self) {
+        let mut w = self.within;
+        // The unit's loops are moved to the front, `k` of them so far.
+        let (mut unit, mut k) = (1u64, 0);
+        while let Some(i) = (k..w.len).find(|&i| w.modes[i].dst == unit) {
+            let m = w.modes[i];
+            // The largest power of two of the loop's steps that fits.
+            let room = UNIT as u64 / unit;
+            let mut c = 1;
+            while c * 2 <= room && m.range.is_multiple_of(c * 2) {
+                c *= 2;
+            }
+            let cut = c < m.range;
+            if c < 2 || (cut && w.len == LOOPS) {
+                break;
+            }
+            if cut {
+                w.push(Mode {
+                    range: m.range / c,
+                    src: m.src * c,
+                    dst: m.dst * c,
+                });
+                w.modes[i].range = c;
+            }
+            w.modes.swap(k, i);
+            (unit, k) = (unit * c, k + 1);
+            if cut {
+                break;
+            }
+        }
+        if unit < 2 {
+            return;
+        }
+        for (at, p) in self.perm.iter_mut().enumerate().take(unit as usize) {
+            let (mut rest, mut off) = (at as u64, 0);
+            for m in &w.modes[..k] {
+                off += rest % m.range * m.src;
+                rest /= m.range;
+            }
+            *p = off as u16;
+        }
+        w.modes.copy_within(k..w.len, 0);
+        w.len -= k;
+        (self.within, self.unit) = (w, unit as usize);
+    }
+
     /// Copies box `n` (planned as `self`) of `W`-bit slots. Out of line:
     /// its two buffers (16 KiB) are on the stack only for these copies.
     #[inline(never)]
     pub(crate) fn copy<const W: usize>(&self, n: &Nest, src: &[u8], dst: &mut [u8]) {
         let mut a = [0u8; CHUNK];
         let mut b = [0u8; CHUNK];
-        let (a, b) = (&mut a[..self.size], &mut b[..self.size]);
         let (rows, cols) = (self.rows.get(), self.cols.get());
         let (rs, rd) = (self.run_s, self.run_d);
-        let w = self.within.get();
-        let (m0, m1) = (w[0], w.get(1).copied().unwrap_or(NONE));
-        let rest = w.get(2..).unwrap_or(&[]);
-        let (r0, s0, d0) = (m0.range as usize, m0.src as usize, m0.dst as usize);
-        let (r1, s1, d1) = (m1.range as usize, m1.src as usize, m1.dst as usize);
         each_ahead(self.outer.get(), n.src, n.dst, 1, |s, d, next| {
             // The next chunk's source runs, asked for while this one is
             // moved: they are often far apart.
@@ -229,17 +280,57 @@ impl Chunk {
             each(rows, s as u64, 0, |s, at| {
                 unpack::<W>(src, s, &mut a[at..at + rs])
             });
-            each(rest, 0, 0, |s, d| {
-                for j in 0..r1 {
-                    let (s, d) = (s + j * s1, d + j * d1);
-                    for i in 0..r0 {
-                        b[d + i * d0] = a[s + i * s0];
-                    }
-                }
-            });
+            match self.unit {
+                2 => self.move_units::<2>(&a, &mut b),
+                4 => self.move_units::<4>(&a, &mut b),
+                8 => self.move_units::<8>(&a, &mut b),
+                16 => self.move_units::<16>(&a, &mut b),
+                _ => self.move_units::<1>(&a, &mut b),
+            }
             each(cols, 0, d as u64, |at, d| {
                 pack::<W>(&b[at..at + rd], dst, d)
             });
+        });
+    }
+}
+
+impl Chunk {
+    /// Moves a chunk's bytes from the source's order (`a`) to the
+    /// destination's (`b`), `U` at a step: each step's bytes gathered
+    /// from `perm`'s offsets (one byte a step: at each step's offset).
+    /// The offsets are below [`CHUNK`] (masked, so that no bound is
+    /// tested).
+    #[inline(always)]
+    fn move_units<const U: usize>(&self, a: &[u8; CHUNK], b: &mut [u8; CHUNK]) {
+        const M: usize = CHUNK - 1;
+        let w = self.within.get();
+        let (m0, m1) = (
+            w.first().copied().unwrap_or(NONE),
+            w.get(1).copied().unwrap_or(NONE),
+        );
+        let rest = w.get(2..).unwrap_or(&[]);
+        let (r0, s0, d0) = (m0.range as usize, m0.src as usize, m0.dst as usize);
+        let (r1, s1, d1) = (m1.range as usize, m1.src as usize, m1.dst as usize);
+        let off: [usize; U] = core::array::from_fn(|k| usize::from(self.perm[k % UNIT]));
+        let whole = off.iter().enumerate().all(|(k, &p)| p == k);
+        each(rest, 0, 0, |s, d| {
+            for j in 0..r1 {
+                let (s, d) = (s + j * s1, d + j * d1);
+                for i in 0..r0 {
+                    let (s, d) = (s + i * s0, d + i * d0);
+                    if U == 1 {
+                        b[d & M] = a[s & M];
+                        continue;
+                    }
+                    let to = b.get_mut(d..).and_then(|x| x.first_chunk_mut::<U>());
+                    let from = a.get(s..).and_then(|x| x.first_chunk::<U>());
+                    match (to, from) {
+                        (Some(y), Some(x)) if whole => *y = *x,
+                        (Some(y), _) => *y = core::array::from_fn(|k| a[(s + off[k]) & M]),
+                        _ => {}
+                    }
+                }
+            }
         });
     }
 }
@@ -272,6 +363,16 @@ mod tests {
         n
     }
 
+    /// Slots in each chunk.
+    fn size(c: &Chunk) -> usize {
+        c.run_s
+            * c.rows
+                .get()
+                .iter()
+                .map(|m| m.range as usize)
+                .product::<usize>()
+    }
+
     #[test]
     fn chunks_take_both_runs_as_far_as_they_fit() {
         // Four planes woven (`s4[39704,4,512]` from `(2,1)` tiles to
@@ -286,7 +387,7 @@ mod tests {
             (2481, 8192, 32768),
         ]);
         let c = Chunk::plan(&n).unwrap();
-        assert_eq!((c.size, c.run_s, c.run_d), (8192, 2048, 512));
+        assert_eq!((size(&c), c.run_s, c.run_d), (8192, 2048, 512));
         assert_eq!(
             c.rows.get(),
             &[Mode {
@@ -300,14 +401,15 @@ mod tests {
             c.outer.get().iter().map(|m| m.range).product::<u64>(),
             4 * 2481
         );
-        // The two longest loops move inside.
-        assert_eq!(c.within.modes[0].range, 128);
+        // A unit of 16 (4 planes by 4 columns, the 128 columns' loop cut
+        // at 4); the longest loop left moves inside.
+        assert_eq!((c.unit, c.within.modes[0].range), (16, 32));
         // A loop larger than the room left gives its largest divisor
         // (1250 of 5000), and the source's run ends there; the
         // destination's goes on through the loops the chunk holds.
         let n = nest(&[(2, 10000, 1), (2, 1, 2), (5000, 2, 4)]);
         let c = Chunk::plan(&n).unwrap();
-        assert_eq!((c.size, c.run_s, c.run_d), (5000, 2500, 5000));
+        assert_eq!((size(&c), c.run_s, c.run_d), (5000, 2500, 5000));
         assert_eq!(
             c.outer.get(),
             &[Mode {
@@ -329,6 +431,49 @@ mod tests {
         // of a dimension of one): no chunks.
         assert!(Chunk::plan(&nest(&[(2, 8192, 1), (4096, 2, 2)])).is_none());
         let c = Chunk::plan(&nest(&[(64, 4096, 1), (2, 1, 64), (64, 2, 128)])).unwrap();
-        assert_eq!((c.size, c.run_s, c.run_d), (8192, 128, 8192));
+        assert_eq!((size(&c), c.run_s, c.run_d), (8192, 128, 8192));
+    }
+
+    #[test]
+    fn the_move_takes_whole_units_of_the_destination() {
+        // `(4,1)` quads transposed into quads (`s4[464,42348]`): 4 x 4
+        // nibbles, a unit whole on both sides, its bytes transposed.
+        let n = nest(&[
+            (4, 4, 1),
+            (4, 1, 4),
+            (2, 512, 16),
+            (8, 1024, 32),
+            (16, 32, 512),
+        ]);
+        let c = Chunk::plan(&n).unwrap();
+        assert_eq!(c.unit, 16);
+        assert_eq!(
+            c.perm,
+            [0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15]
+        );
+        assert!(c.within.get().iter().all(|m| m.dst % 16 == 0));
+        // Pairs of two planes woven into rows, a unit of 16 from 8 pairs
+        // of bytes (`s4[448,115,416]`): the first destination loops whole,
+        // the third (8 steps) cut at 4.
+        let n = nest(&[
+            (2, 2048, 1),
+            (2, 1, 2),
+            (8, 256, 4),
+            (2, 4096, 32),
+            (128, 2, 64),
+        ]);
+        let c = Chunk::plan(&n).unwrap();
+        assert_eq!(c.unit, 16);
+        assert_eq!(
+            c.perm,
+            [0, 2048, 1, 2049, 256, 2304, 257, 2305, 512, 2560, 513, 2561, 768, 2816, 769, 2817]
+        );
+        let moved =
+            |c: &Chunk| c.unit as u64 * c.within.get().iter().map(|m| m.range).product::<u64>();
+        assert_eq!(moved(&c), size(&c) as u64);
+        // A first destination loop of 17 steps: bytes, one at a step.
+        let n = nest(&[(17, 128, 1), (128, 1, 17)]);
+        let c = Chunk::plan(&n).unwrap();
+        assert_eq!((c.unit, moved(&c)), (1, 17 * 128));
     }
 }
