@@ -42,7 +42,8 @@
 //! above, runs of 2 or 4 nibbles as the elements of blocks, long runs in
 //! source order, the rest as blocks, cut as `subbyte.rs` cuts them
 //! (`each_box_whole`; a part that cut leaves as one row or column goes
-//! in source order, as a line). Their pieces are moved in bytes, from the byte
+//! in source order, as a line; the packed chunks' boxes get these
+//! blocks' lines too). Their pieces are moved in bytes, from the byte
 //! that holds the first slot, rounded up to whole bytes and cut at the
 //! buffer's end (the shorter side's length copied, the rest of the
 //! destination piece zeroed where widths differ): approximate there, as
