@@ -94,6 +94,18 @@ fn each_family_gets_its_kernel() {
             "s4[2,36,8,16]{2,0,3,1:T(8,128)(2,1)E(4)}",
             PackedChunks,
         ),
+        // `(4,1)` quads of two rows (a dimension of 2): source runs of
+        // 2 slots and 2 of padding, taken with their gaps.
+        (
+            "s4[32,2,300]{2,1,0:T(8,128)(4,1)E(4)}",
+            "s4[32,2,300]{0,2,1:T(8,128)(4,1)E(4)}",
+            PackedChunks,
+        ),
+        (
+            "s4[24,80,36,2]{2,3,1,0:T(8,128)(4,1)E(4)}",
+            "s4[24,80,36,2]{2,1,3,0:T(8,128)(4,1)E(4)}",
+            PackedChunks,
+        ),
         // Slots of 2 and of 1 bit, in `(4,1)` and `(8,1)` sub-tiles.
         (
             "u2[4,36,8,16]{1,2,3,0:E(2)}",

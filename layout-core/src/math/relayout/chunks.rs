@@ -6,10 +6,14 @@
 //!
 //! A chunk takes the loops that continue the source's runs and the loops
 //! that continue the destination's, the shorter side first, as far as
-//! [`CHUNK`] slots allow (a loop that does not fit whole gives its
-//! largest divisor that does). Its source runs are unpacked to a byte per
-//! slot on the stack, the bytes are moved from the source's order to the
-//! destination's there, and the destination runs are packed back. Every
+//! [`CHUNK`] bytes allow (a loop that does not fit whole gives its
+//! largest divisor that does). A source run may step over a gap of
+//! padding no longer than itself (a `(4,1)` sub-tile of two rows holds 2
+//! slots, then 2 of padding); a destination run may not (its padding is
+//! written before, and kept). Its source runs are unpacked to a byte per
+//! slot on the stack, gaps and all, the bytes are moved from the source's
+//! order to the destination's there, and the destination runs are packed
+//! back. Every
 //! chunk of a box has the same shape, planned once ([`Chunk::plan`]);
 //! the loops left over walk the chunks.
 
@@ -97,58 +101,94 @@ impl Chunk {
             modes.push(m);
         }
         let mut role = [0u8; LOOPS];
-        // The next stride each side's run continues at, and the slots
-        // taken so far.
-        let (mut next_s, mut next_d, mut size) = (1u64, 1u64, 1u64);
+        // The source's runs: their span (from the first slot to past the
+        // last, gaps included) and how many a chunk has (its loops outside
+        // them); the destination's: their length. The unpacked bytes are
+        // `span * runs`, the slots of a chunk `size`.
+        let (mut span, mut next_d, mut size, mut runs) = (1u64, 1u64, 1u64, 1u64);
+        let most = CHUNK as u64;
         let (mut open_s, mut open_d) = (true, true);
         while open_s || open_d {
             // The side whose run is shorter grows first.
-            let on_src = open_s && (!open_d || next_s <= next_d);
-            let (bit, next) = if on_src {
-                (IN_SRC, next_s)
-            } else {
-                (IN_DST, next_d)
-            };
-            let stride = |m: &Mode| if on_src { m.src } else { m.dst };
+            if open_s && (!open_d || span <= next_d) {
+                // The loop that goes on from the span's end, or failing
+                // that the one of the least stride up to twice the span: a
+                // gap of padding (a `(4,1)` sub-tile of two rows).
+                let pick = (0..modes.len)
+                    .filter(|&i| role[i] & IN_SRC == 0)
+                    .filter(|&i| (span..=2 * span).contains(&modes.modes[i].src))
+                    .min_by_key(|&i| modes.modes[i].src);
+                let grown = pick.and_then(|i| {
+                    let m = modes.modes[i];
+                    let span_of = |c: u64| (c - 1).checked_mul(m.src)?.checked_add(span);
+                    if role[i] != 0 {
+                        // In the chunk already, for the destination's run:
+                        // now inside each source run.
+                        let (new, r) = (span_of(m.range)?, runs / m.range);
+                        return (new.checked_mul(r)? <= most).then_some((i, new, r, true));
+                    }
+                    // All of its steps that fit, or the largest divisor
+                    // that does (the rest an outer loop; the run ends).
+                    let room = (most / runs).checked_sub(span)? / m.src.max(1) + 1;
+                    let c = divisor_up_to(m.range, room.min(most / size) as usize) as u64;
+                    let whole = c == m.range;
+                    if c < 2 || (!whole && modes.len == LOOPS) {
+                        return None;
+                    }
+                    if !whole {
+                        modes.push(Mode {
+                            range: m.range / c,
+                            src: m.src.checked_mul(c)?,
+                            dst: m.dst.checked_mul(c)?,
+                        });
+                        modes.modes[i].range = c;
+                    }
+                    size *= c;
+                    Some((i, span_of(c)?, runs, whole))
+                });
+                match grown {
+                    Some((i, new, r, more)) => {
+                        role[i] |= IN_SRC;
+                        (span, runs, open_s) = (new, r, more);
+                    }
+                    None => open_s = false,
+                }
+                continue;
+            }
+            // The destination's runs go on only where they are contiguous.
             let found =
-                (0..modes.len).find(|&i| role[i] & bit == 0 && stride(&modes.modes[i]) == next);
-            let taken = found.and_then(|i| {
+                (0..modes.len).find(|&i| role[i] & IN_DST == 0 && modes.modes[i].dst == next_d);
+            let grown = found.and_then(|i| {
                 let m = modes.modes[i];
                 if role[i] != 0 {
-                    // In the chunk already, for the other side's run.
                     return Some((i, m.range, true));
                 }
-                let room = CHUNK as u64 / size;
-                if m.range <= room {
-                    size *= m.range;
-                    return Some((i, m.range, true));
-                }
-                // The largest part that fits, the rest an outer loop.
+                let room = (most / size).min(most / span.checked_mul(runs)?);
                 let c = divisor_up_to(m.range, room as usize) as u64;
-                if c < 2 || modes.len == LOOPS {
+                let whole = c == m.range;
+                if c < 2 || (!whole && modes.len == LOOPS) {
                     return None;
                 }
-                modes.push(Mode {
-                    range: m.range / c,
-                    src: m.src.checked_mul(c)?,
-                    dst: m.dst.checked_mul(c)?,
-                });
-                modes.modes[i].range = c;
-                size *= c;
-                // A loop cut short ends this side's run.
-                Some((i, c, false))
+                if !whole {
+                    modes.push(Mode {
+                        range: m.range / c,
+                        src: m.src.checked_mul(c)?,
+                        dst: m.dst.checked_mul(c)?,
+                    });
+                    modes.modes[i].range = c;
+                }
+                (size, runs) = (size * c, runs * c);
+                Some((i, c, whole))
             });
-            let grown = taken.and_then(|(i, r, whole)| {
-                role[i] |= bit;
-                Some((next.checked_mul(r)?, whole))
-            });
-            match (grown, on_src) {
-                (Some((at, more)), true) => (next_s, open_s) = (at, more),
-                (Some((at, more)), false) => (next_d, open_d) = (at, more),
-                (None, true) => open_s = false,
-                (None, false) => open_d = false,
+            match grown.and_then(|(i, r, more)| Some((i, next_d.checked_mul(r)?, more))) {
+                Some((i, at, more)) => {
+                    role[i] |= IN_DST;
+                    (next_d, open_d) = (at, more);
+                }
+                None => open_d = false,
             }
         }
+        let next_s = span;
         let (run_s, run_d) = (usize::try_from(next_s).ok()?, usize::try_from(next_d).ok()?);
         if run_s < CHUNK_RUN || run_d < CHUNK_RUN {
             return None;
@@ -365,6 +405,16 @@ mod tests {
 
     /// Slots in each chunk.
     fn size(c: &Chunk) -> usize {
+        c.run_d
+            * c.cols
+                .get()
+                .iter()
+                .map(|m| m.range as usize)
+                .product::<usize>()
+    }
+
+    /// The unpacked bytes of each chunk (gaps included).
+    fn unpacked(c: &Chunk) -> usize {
         c.run_s
             * c.rows
                 .get()
@@ -427,11 +477,42 @@ mod tests {
             }]
         );
         assert_eq!(c.cols.len, 0);
-        // Source runs of one slot (every other slot: a `(2,1)` sub-tile
-        // of a dimension of one): no chunks.
+        // Destination runs of one slot (every 8192nd): no chunks.
         assert!(Chunk::plan(&nest(&[(2, 8192, 1), (4096, 2, 2)])).is_none());
         let c = Chunk::plan(&nest(&[(64, 4096, 1), (2, 1, 64), (64, 2, 128)])).unwrap();
         assert_eq!((size(&c), c.run_s, c.run_d), (8192, 128, 8192));
+    }
+
+    #[test]
+    fn source_runs_take_gaps_of_padding() {
+        // `(4,1)` quads of two rows on both sides (`s4[32,2,2084110]`
+        // `{2,1,0:T(8,128)(4,1)}` -> `{0,2,1:T(8,128)(4,1)}`): the source's
+        // runs are 2 slots, then 2 of padding; a span of 254 slots holds
+        // 128 of them (the quads' loop taken whole, the 32 columns cut at
+        // 16 to fit).
+        let n = nest(&[
+            (4, 4, 1),
+            (32, 16673792, 4),
+            (32, 16, 512),
+            (16282, 1024, 16384),
+            (2, 1, 266766336),
+        ]);
+        let c = Chunk::plan(&n).unwrap();
+        assert_eq!((size(&c), unpacked(&c)), (4096, 254 * 32));
+        assert_eq!((c.run_s, c.run_d), (254, 128));
+        assert_eq!(
+            c.rows.get(),
+            &[Mode {
+                range: 32,
+                src: 16673792,
+                dst: 254
+            }]
+        );
+        // A gap of more than the span so far: the run stops before it.
+        let n = nest(&[(64, 4096, 1), (2, 1, 64), (64, 5, 128)]);
+        assert_eq!(Chunk::plan(&n).map(|c| c.run_s), None);
+        let n = nest(&[(64, 4096, 1), (2, 1, 64), (64, 4, 128)]);
+        assert_eq!(Chunk::plan(&n).map(|c| c.run_s), Some(126));
     }
 
     #[test]

@@ -182,9 +182,9 @@ pub(crate) const TILE_ROWS: usize = 64;
 /// Bytes of each source row in one tile (one cache line).
 pub(crate) const TILE_BYTES: usize = 64;
 
-/// Slots in a chunk of the packed chunks (`chunks.rs`): two buffers of a
-/// byte per slot, 16 KiB on the stack while they copy (the L1 holds both
-/// and the lines they read and write).
+/// Bytes of each of the packed chunks' two buffers (`chunks.rs`: a byte
+/// per slot, the source's gaps included), 16 KiB on the stack while they
+/// copy (the L1 holds both and the lines they read and write).
 pub(crate) const CHUNK: usize = 8192;
 
 /// The shortest source and destination runs (in slots) of a chunk: below
