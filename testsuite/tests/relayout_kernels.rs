@@ -281,6 +281,27 @@ fn describe_lists_each_box_and_the_block() {
         steps("f32[64,256]{1,0}", "f32[64,256]{1,0:T(8,128)}").block(),
         None
     );
+    // The packed chunks report their chunk: source runs and their span
+    // (with the gaps of two-row `(4,1)` quads: 2 slots, then 2 of
+    // padding), destination runs and their length; no block.
+    let s = steps(
+        "s4[32,2,300]{2,1,0:T(8,128)(4,1)E(4)}",
+        "s4[32,2,300]{0,2,1:T(8,128)(4,1)E(4)}",
+    );
+    assert_eq!((s.kernel(), s.block()), (Some(PackedChunks), None));
+    let (rows, span, cols, run) = s.chunk().unwrap();
+    assert_eq!((rows, cols, run), (32, 32, 128));
+    // 64 quads of the 128 in a tile's row, each 4 slots on, the last 2.
+    assert_eq!(span, 63 * 4 + 2);
+    assert!(
+        s.to_string()
+            .contains("chunks of 32 source runs of 254 slots into 32 destination runs of 128"),
+        "{s}"
+    );
+    assert_eq!(
+        steps("s4[64,256]{1,0:E(4)}", "s4[64,256]{0,1:E(4)}").chunk(),
+        None
+    );
     // 81 boxes: the first 64 decided and listed, the rest decided as the
     // copy reaches them.
     let s = steps(

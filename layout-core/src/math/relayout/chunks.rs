@@ -251,6 +251,19 @@ impl Chunk {
         Some(c)
     }
 
+    /// How many source runs a chunk unpacks and the span of each (in
+    /// slots, gaps included), then how many destination runs it packs and
+    /// the length of each.
+    pub(crate) fn shape(&self) -> (u64, u64, u64, u64) {
+        let count = |l: &Loops| l.get().iter().map(|m| m.range).product::<u64>();
+        (
+            count(&self.rows),
+            self.run_s as u64,
+            count(&self.cols),
+            self.run_d as u64,
+        )
+    }
+
     /// Makes the move's first loops one step of `unit` bytes (2, 4, 8 or
     /// 16) where they are a run of that many in the bytes to pack (a
     /// loop cut for it where only a part fits): each step writes them at

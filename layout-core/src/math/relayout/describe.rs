@@ -6,6 +6,7 @@
 
 use core::fmt;
 
+use super::chunks::Chunk;
 use super::decide::DECIDED;
 use super::kernels::{self, RelayoutKernel};
 use super::modes::{Mode, Nest, MODES};
@@ -59,6 +60,7 @@ pub struct RelayoutSteps {
     boxes: u64,
     kernel: Option<RelayoutKernel>,
     block: Option<(u64, u64)>,
+    chunk: Option<(u64, u64, u64, u64)>,
     kernels: [RelayoutKernel; DECIDED],
     decided: usize,
     loops: [RelayoutLoop; MODES],
@@ -85,6 +87,28 @@ impl RelayoutSteps {
     /// kernels without blocks (runs, strided steps, packed kernels).
     pub fn block(&self) -> Option<(u64, u64)> {
         self.block
+    }
+
+    /// The first box's chunks, where it takes
+    /// [`RelayoutKernel::PackedChunks`]: how many source runs a chunk
+    /// unpacks and the span of each in slots (gaps of padding included),
+    /// then how many destination runs it packs and the length of each.
+    /// `None` for other kernels.
+    ///
+    /// ```
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array, RelayoutKernel, RelayoutPlan};
+    /// // Four planes woven (from `(2,1)` tiles into rows): each chunk
+    /// // unpacks a whole tile (2048 slots) of each plane and packs 16
+    /// // destination runs.
+    /// let a = parse_array("s4[64,4,512]{2,0,1:T(16,128)(2,1)E(4)}").unwrap();
+    /// let b = parse_array("s4[64,4,512]{1,2,0:E(4)}").unwrap();
+    /// let steps = RelayoutPlan::new(&a, &b).unwrap().describe();
+    /// assert_eq!(steps.kernel(), Some(RelayoutKernel::PackedChunks));
+    /// assert_eq!(steps.chunk(), Some((4, 2048, 16, 512)));
+    /// ```
+    pub fn chunk(&self) -> Option<(u64, u64, u64, u64)> {
+        self.chunk
     }
 
     /// How many boxes the index space is cut into (saturating at
@@ -136,6 +160,12 @@ impl fmt::Display for RelayoutSteps {
             if let Some((p, q)) = self.block {
                 write!(f, ", blocks of {p} x {q}")?;
             }
+            if let Some((rows, span, cols, run)) = self.chunk {
+                write!(
+                    f,
+                    ", chunks of {rows} source runs of {span} slots into {cols} destination runs of {run}"
+                )?;
+            }
             writeln!(f)?;
         }
         if !self.loops().is_empty() {
@@ -173,6 +203,7 @@ impl RelayoutPlan {
             boxes: 0,
             kernel: None,
             block: None,
+            chunk: None,
             kernels: [RelayoutKernel::Element; DECIDED],
             decided: 0,
             loops: [RelayoutLoop {
@@ -216,6 +247,9 @@ impl RelayoutPlan {
         out.block = out
             .slot_bytes
             .and_then(|b| kernels::block_of(kernel, &nest, b as usize));
+        if kernel == RelayoutKernel::PackedChunks {
+            out.chunk = Chunk::plan(&nest).map(|c| c.shape());
+        }
         out
     }
 }
