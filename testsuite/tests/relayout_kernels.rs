@@ -67,6 +67,18 @@ fn each_family_gets_its_kernel() {
         // The other way: whole runs in the source only.
         ("u8[64,130]{0,1:T(32,128)(4,1)}", "u8[64,130]{1,0}", Units),
         ("bf16[32,67]{0,1:T(8,128)(2,1)}", "bf16[32,67]{1,0}", Units),
+        // `(2,1)` pairs woven 2 x 2 and `(4,1)` quads split 4 x 4 (the
+        // tiles transposed too): blocks of 8 and 16 bytes, chunks instead.
+        (
+            "bf16[48,40,115,1]{1,0,2,3:T(8,128)(2,1)}",
+            "bf16[48,40,115,1]{0,2,3,1:T(4,128)(2,1)}",
+            Chunks,
+        ),
+        (
+            "pred[27,72,64]{2,1,0:T(8,128)(4,1)}",
+            "pred[27,72,64]{0,2,1:T(32,128)(4,1)}",
+            Chunks,
+        ),
         // Packed slots: each packed kernel.
         (
             "s4[256,512]{1,0:E(4)}",

@@ -2,7 +2,10 @@
 //! packed slots (1, 2 or 4 bits, the same width on both sides) a chunk at
 //! a time, for boxes whose runs are too short for the blocks: `(2,1)`
 //! pairs or `(4,1)` quads that a transpose moves a nibble at a time,
-//! planes woven, blocks of a few rows.
+//! planes woven, blocks of a few rows. And
+//! [`RelayoutKernel::Chunks`](super::RelayoutKernel::Chunks): whole slots
+//! the same way, where the blocks would move a few elements at a time,
+//! the runs copied rather than unpacked and packed.
 //!
 //! A chunk takes the loops that continue the source's runs and the loops
 //! that continue the destination's, the shorter side first, as far as
@@ -93,6 +96,12 @@ impl Chunk {
     /// [`CHUNK_RUN`] slots.
     #[inline(never)]
     pub(crate) fn plan(n: &Nest) -> Option<Chunk> {
+        Self::plan_in(n, CHUNK as u64)
+    }
+
+    /// [`Chunk::plan`] with buffers of `most` slots.
+    #[inline(never)]
+    pub(crate) fn plan_in(n: &Nest, most: u64) -> Option<Chunk> {
         if n.len + 2 > LOOPS {
             return None;
         }
@@ -106,7 +115,6 @@ impl Chunk {
         // them); the destination's: their length. The unpacked bytes are
         // `span * runs`, the slots of a chunk `size`.
         let (mut span, mut next_d, mut size, mut runs) = (1u64, 1u64, 1u64, 1u64);
-        let most = CHUNK as u64;
         let (mut open_s, mut open_d) = (true, true);
         while open_s || open_d {
             // The side whose run is shorter grows first.
@@ -333,17 +341,49 @@ impl Chunk {
             each(rows, s as u64, 0, |s, at| {
                 unpack::<W>(src, s, &mut a[at..at + rs])
             });
-            match self.unit {
-                2 => self.move_units::<2>(&a, &mut b),
-                4 => self.move_units::<4>(&a, &mut b),
-                8 => self.move_units::<8>(&a, &mut b),
-                16 => self.move_units::<16>(&a, &mut b),
-                _ => self.move_units::<1>(&a, &mut b),
-            }
+            self.move_all(&a, &mut b);
             each(cols, 0, d as u64, |at, d| {
                 pack::<W>(&b[at..at + rd], dst, d)
             });
         });
+    }
+
+    /// Copies box `n` (planned as `self`, in buffers of `K` slots) of
+    /// whole slots `T`: each run copied whole.
+    #[inline(never)]
+    pub(crate) fn copy_slots<T: Copy, const K: usize>(&self, n: &Nest, src: &[T], dst: &mut [T]) {
+        let Some(&first) = src.first() else {
+            return;
+        };
+        let mut a = [first; K];
+        let mut b = [first; K];
+        let (rows, cols) = (self.rows.get(), self.cols.get());
+        let (rs, rd) = (self.run_s, self.run_d);
+        each_ahead(self.outer.get(), n.src, n.dst, 1, |s, d, next| {
+            if let Some((x, _)) = next {
+                each(rows, x as u64, 0, |s, _| simd::prefetch(src, s));
+            }
+            each(rows, s as u64, 0, |s, at| {
+                a[at..at + rs].copy_from_slice(&src[s..s + rs])
+            });
+            self.move_all(&a, &mut b);
+            each(cols, 0, d as u64, |at, d| {
+                dst[d..d + rd].copy_from_slice(&b[at..at + rd])
+            });
+        });
+    }
+
+    /// Moves a chunk from the source's order (`a`) to the destination's
+    /// (`b`), a unit at a step.
+    #[inline(always)]
+    fn move_all<T: Copy, const K: usize>(&self, a: &[T; K], b: &mut [T; K]) {
+        match self.unit {
+            2 => self.move_units::<T, 2, K>(a, b),
+            4 => self.move_units::<T, 4, K>(a, b),
+            8 => self.move_units::<T, 8, K>(a, b),
+            16 => self.move_units::<T, 16, K>(a, b),
+            _ => self.move_units::<T, 1, K>(a, b),
+        }
     }
 }
 
@@ -354,8 +394,8 @@ impl Chunk {
     /// The offsets are below [`CHUNK`] (masked, so that no bound is
     /// tested).
     #[inline(always)]
-    fn move_units<const U: usize>(&self, a: &[u8; CHUNK], b: &mut [u8; CHUNK]) {
-        const M: usize = CHUNK - 1;
+    fn move_units<T: Copy, const U: usize, const K: usize>(&self, a: &[T; K], b: &mut [T; K]) {
+        let m = K - 1;
         let w = self.within.get();
         let (m0, m1) = (
             w.first().copied().unwrap_or(NONE),
@@ -372,14 +412,14 @@ impl Chunk {
                 for i in 0..r0 {
                     let (s, d) = (s + i * s0, d + i * d0);
                     if U == 1 {
-                        b[d & M] = a[s & M];
+                        b[d & m] = a[s & m];
                         continue;
                     }
                     let to = b.get_mut(d..).and_then(|x| x.first_chunk_mut::<U>());
                     let from = a.get(s..).and_then(|x| x.first_chunk::<U>());
                     match (to, from) {
                         (Some(y), Some(x)) if whole => *y = *x,
-                        (Some(y), _) => *y = core::array::from_fn(|k| a[(s + off[k]) & M]),
+                        (Some(y), _) => *y = core::array::from_fn(|k| a[(s + off[k]) & m]),
                         _ => {}
                     }
                 }
@@ -401,6 +441,46 @@ pub(crate) fn copy(n: &Nest, w: usize, src: &[u8], dst: &mut [u8]) -> bool {
         _ => return false,
     }
     true
+}
+
+/// The slots of each buffer of the chunks of whole slots of `size` bytes
+/// ([`CHUNK`] bytes), or `None` for other sizes.
+const fn slots_of(size: usize) -> Option<usize> {
+    match size {
+        1 | 2 | 4 | 8 | 16 => Some(CHUNK / size),
+        _ => None,
+    }
+}
+
+/// The chunks of box `n` of whole slots of `size` bytes.
+pub(crate) fn plan_whole(n: &Nest, size: usize) -> Option<Chunk> {
+    Chunk::plan_in(n, slots_of(size)? as u64)
+}
+
+/// Copies box `n` of whole slots `T` in chunks (two buffers of [`CHUNK`]
+/// bytes): `false`, with nothing copied, where no chunks plan. Out of
+/// line: the plan is on the stack only for these copies.
+#[inline(never)]
+pub(crate) fn copy_whole<T: Copy>(n: &Nest, src: &[T], dst: &mut [T]) -> bool {
+    fn go<T: Copy, const K: usize>(n: &Nest, src: &[T], dst: &mut [T]) -> bool {
+        match Chunk::plan_in(n, K as u64) {
+            Some(c) => {
+                c.copy_slots::<T, K>(n, src, dst);
+                true
+            }
+            None => false,
+        }
+    }
+    // (Tested in a constant: a build without optimisations compiles only
+    // the buffers of `T`'s size.)
+    match const { slots_of(core::mem::size_of::<T>()) } {
+        Some(8192) => go::<T, 8192>(n, src, dst),
+        Some(4096) => go::<T, 4096>(n, src, dst),
+        Some(2048) => go::<T, 2048>(n, src, dst),
+        Some(1024) => go::<T, 1024>(n, src, dst),
+        Some(512) => go::<T, 512>(n, src, dst),
+        _ => false,
+    }
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@
 
 use core::fmt;
 
-use super::chunks::Chunk;
+use super::chunks::{self, Chunk};
 use super::decide::DECIDED;
 use super::kernels::{self, RelayoutKernel};
 use super::modes::{Mode, Nest, MODES};
@@ -90,7 +90,8 @@ impl RelayoutSteps {
     }
 
     /// The first box's chunks, where it takes
-    /// [`RelayoutKernel::PackedChunks`]: how many source runs a chunk
+    /// [`RelayoutKernel::PackedChunks`] or [`RelayoutKernel::Chunks`]: how
+    /// many source runs a chunk
     /// unpacks and the span of each in slots (gaps of padding included),
     /// then how many destination runs it packs and the length of each.
     /// `None` for other kernels.
@@ -247,9 +248,12 @@ impl RelayoutPlan {
         out.block = out
             .slot_bytes
             .and_then(|b| kernels::block_of(kernel, &nest, b as usize));
-        if kernel == RelayoutKernel::PackedChunks {
-            out.chunk = Chunk::plan(&nest).map(|c| c.shape());
+        out.chunk = match (kernel, out.slot_bytes) {
+            (RelayoutKernel::PackedChunks, _) => Chunk::plan(&nest),
+            (RelayoutKernel::Chunks, Some(b)) => chunks::plan_whole(&nest, b as usize),
+            _ => None,
         }
+        .map(|c| c.shape());
         out
     }
 }

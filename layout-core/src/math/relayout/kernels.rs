@@ -16,13 +16,16 @@
 
 use core::fmt;
 
+use super::chunks;
 use super::loops::{self, divisor_up_to, each, in_source_order, Fix, Same, Transposed};
 use super::modes::{Mode, Nest, MODES};
 use super::simd;
 use super::squares::{blocks, tuned, Tuned};
 use super::staged;
 use super::transpose::{self, Whole};
-use super::tuning::{RUNS_AHEAD, SUB_TILES_LEAST, TILE_RUNS, TILE_RUN_BYTES, UNITS_LEAST};
+use super::tuning::{
+    CHUNK_BLOCK_BYTES, RUNS_AHEAD, SUB_TILES_LEAST, TILE_RUNS, TILE_RUN_BYTES, UNITS_LEAST,
+};
 
 /// The kernel that copies one box of a relayout (see
 /// [`RelayoutPlan::describe`](super::RelayoutPlan::describe) and the
@@ -95,6 +98,12 @@ pub enum RelayoutKernel {
     /// moved there from the source's order to the destination's, and
     /// packed back.
     PackedChunks,
+    /// Boxes whose blocks would move a few elements at a time (`(2,1)`
+    /// pairs woven 2 x 2, `(4,1)` quads split 4 x 4, where the tiles are
+    /// transposed too): chunks of both sides' runs copied to the stack,
+    /// moved there from the source's order to the destination's, and
+    /// copied out.
+    Chunks,
     /// Element by element through both layouts' offset functions
     /// (layouts whose offsets are not digit chains: `*`, tile sizes that
     /// do not nest).
@@ -130,6 +139,7 @@ impl RelayoutKernel {
             RelayoutKernel::PackedRuns => "packed runs",
             RelayoutKernel::PackedBlocks => "packed blocks",
             RelayoutKernel::PackedChunks => "packed chunks",
+            RelayoutKernel::Chunks => "chunks",
             RelayoutKernel::General => "general",
         }
     }
@@ -196,6 +206,12 @@ pub(crate) fn copy_as<T: Copy + 'static>(
             4 if const { core::mem::size_of::<T>() == 1 } => sub_tiles::<T, 4, 16>(n, src, dst),
             _ => any_box::<T, Same>(n, src, dst),
         },
+        RelayoutKernel::Chunks => {
+            note(RelayoutKernel::Chunks);
+            if !chunks::copy_whole(n, src, dst) {
+                any_box::<T, Same>(n, src, dst);
+            }
+        }
         kernel => fixed::<T, Same>(kernel, n, src, dst),
     }
 }
@@ -213,6 +229,34 @@ pub(crate) fn copy_as<T: Copy + 'static>(
 pub(crate) fn choose(n: &Nest, size: usize) -> RelayoutKernel {
     #[cfg(test)]
     tests::CHOSEN.with(|c| c.set(c.get() + 1));
+    let kernel = choose_first(n, size);
+    if chunks_fit(kernel, n, size) {
+        return RelayoutKernel::Chunks;
+    }
+    kernel
+}
+
+/// Whether the chunks take box `n` rather than `kernel`: where its tuned
+/// blocks would move fewer than [`CHUNK_BLOCK_BYTES`] at a time (`(2,1)`
+/// pairs woven 2 x 2, `(4,1)` quads split 4 x 4) and the chunks plan.
+#[inline(never)]
+fn chunks_fit(kernel: RelayoutKernel, n: &Nest, size: usize) -> bool {
+    // (The tuned blocks only: the units' and sub-tiles' blocks take a
+    // nest and a plan more to find, which the stack of small firmware
+    // has no room for, and none of theirs drawn was small.)
+    let tuned = matches!(
+        kernel,
+        RelayoutKernel::Squares | RelayoutKernel::Weave | RelayoutKernel::Split
+    );
+    let small = tuned
+        && block_of(kernel, n, size).is_some_and(|(p, q)| {
+            p.saturating_mul(q).saturating_mul(size as u64) < CHUNK_BLOCK_BYTES
+        });
+    small && chunks::plan_whole(n, size).is_some()
+}
+
+/// [`choose`] before the chunks: the kernel of the tests below.
+fn choose_first(n: &Nest, size: usize) -> RelayoutKernel {
     let Some(&m0) = n.loops().first() else {
         return RelayoutKernel::Element;
     };

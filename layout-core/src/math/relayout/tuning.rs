@@ -205,3 +205,12 @@ pub(crate) const CHUNK_BLOCKS_LEAST: usize = 1024;
 /// (`s4[8,4728660]` `{0,1:E(4)}` -> `{0,1:T(8,128)(2,1)E(4)}`: 0.65x against
 /// 0.35x).
 pub(crate) const CHUNK_PAIRS_RUN: u64 = 8;
+
+/// Boxes of whole slots whose tuned blocks (squares, weave, split) would
+/// move fewer bytes than this at a time go in chunks
+/// (`RelayoutKernel::Chunks`). Paired rounds over the 201 pairs other than
+/// `s4` of 12 seeds: the three such (`bf16` `(2,1)` pairs woven 2 x 2,
+/// `pred` and `u8` `(4,1)` quads split 4 x 4, 8 and 16 bytes a block) ran
+/// 1.6x to 2.3x faster in chunks; at 256 bytes, blocks of 40 x 4 `s8` and
+/// 8 x 4 `s16` sub-tiles took them too and ran at 0.55x to 0.8x.
+pub(crate) const CHUNK_BLOCK_BYTES: u64 = 64;
