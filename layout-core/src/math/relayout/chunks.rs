@@ -487,6 +487,10 @@ pub(crate) fn copy_whole<T: Copy>(n: &Nest, src: &[T], dst: &mut [T]) -> bool {
 mod tests {
     use super::*;
 
+    fn m(range: u64, src: u64, dst: u64) -> Mode {
+        Mode { range, src, dst }
+    }
+
     fn nest(loops: &[(u64, u64, u64)]) -> Nest {
         let mut n = Nest::new();
         for (m, &(range, src, dst)) in n.modes.iter_mut().zip(loops) {
@@ -531,14 +535,7 @@ mod tests {
         ]);
         let c = Chunk::plan(&n).unwrap();
         assert_eq!((size(&c), c.run_s, c.run_d), (8192, 2048, 512));
-        assert_eq!(
-            c.rows.get(),
-            &[Mode {
-                range: 4,
-                src: 20332544,
-                dst: 2048
-            }]
-        );
+        assert_eq!(c.rows.get(), &[m(4, 20332544, 2048)]);
         assert_eq!(c.cols.len, 2);
         assert_eq!(
             c.outer.get().iter().map(|m| m.range).product::<u64>(),
@@ -553,22 +550,8 @@ mod tests {
         let n = nest(&[(2, 10000, 1), (2, 1, 2), (5000, 2, 4)]);
         let c = Chunk::plan(&n).unwrap();
         assert_eq!((size(&c), c.run_s, c.run_d), (5000, 2500, 5000));
-        assert_eq!(
-            c.outer.get(),
-            &[Mode {
-                range: 4,
-                src: 2500,
-                dst: 5000
-            }]
-        );
-        assert_eq!(
-            c.rows.get(),
-            &[Mode {
-                range: 2,
-                src: 10000,
-                dst: 2500
-            }]
-        );
+        assert_eq!(c.outer.get(), &[m(4, 2500, 5000)]);
+        assert_eq!(c.rows.get(), &[m(2, 10000, 2500)]);
         assert_eq!(c.cols.len, 0);
         // Destination runs of one slot (every 8192nd): no chunks.
         assert!(Chunk::plan(&nest(&[(2, 8192, 1), (4096, 2, 2)])).is_none());
@@ -593,14 +576,7 @@ mod tests {
         let c = Chunk::plan(&n).unwrap();
         assert_eq!((size(&c), unpacked(&c)), (4096, 254 * 32));
         assert_eq!((c.run_s, c.run_d), (254, 128));
-        assert_eq!(
-            c.rows.get(),
-            &[Mode {
-                range: 32,
-                src: 16673792,
-                dst: 254
-            }]
-        );
+        assert_eq!(c.rows.get(), &[m(32, 16673792, 254)]);
         // A gap of more than the span so far: the run stops before it.
         let n = nest(&[(64, 4096, 1), (2, 1, 64), (64, 5, 128)]);
         assert_eq!(Chunk::plan(&n).map(|c| c.run_s), None);
