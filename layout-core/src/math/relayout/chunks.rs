@@ -16,9 +16,8 @@
 //! written before, and kept). Its source runs are unpacked to a byte per
 //! slot on the stack, gaps and all, the bytes are moved from the source's
 //! order to the destination's there, and the destination runs are packed
-//! back. Every
-//! chunk of a box has the same shape, planned once ([`Chunk::plan`]);
-//! the loops left over walk the chunks.
+//! back. Every chunk of a box has the same shape, planned once
+//! ([`Chunk::plan`]); the loops left over walk the chunks.
 
 use super::loops::{divisor_up_to, each, each_ahead};
 use super::modes::{Mode, Nest};

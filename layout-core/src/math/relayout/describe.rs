@@ -84,7 +84,8 @@ impl RelayoutSteps {
     /// The first box's block: how many steps along the destination's
     /// runs by how many along the source's one block moves (for kernels
     /// that move units or sub-tiles, counted in those); `None` for
-    /// kernels without blocks (runs, strided steps, packed kernels).
+    /// kernels without blocks (runs, strided steps, chunks, packed
+    /// kernels; the chunks report [`RelayoutSteps::chunk`]).
     pub fn block(&self) -> Option<(u64, u64)> {
         self.block
     }
