@@ -194,7 +194,8 @@ pub(crate) const CHUNK_RUN: usize = 16;
 /// Boxes that the packed blocks would move fewer slots at a time than
 /// this go in chunks. Paired rounds over the `s4` pairs of 40 seeds: the
 /// blocks of 2 x 68 or 4 x 128 slots ran at 0.015x to 0.06x of memcpy,
-/// the chunks 1.4x to 7.6x faster; with every other packed-blocks box in
+/// the chunks 0.96x to 7.6x as fast (all 34 chunk pairs: median 1.8x);
+/// with every other packed-blocks box in
 /// chunks too (blocks of 35 x 37 slots or more), 50 pairs ran slower and
 /// one faster (1.11x).
 pub(crate) const CHUNK_BLOCKS_LEAST: usize = 1024;
