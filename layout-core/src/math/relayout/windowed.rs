@@ -16,7 +16,8 @@ use crate::base::error::{Error, RelayoutMismatch};
 
 impl RelayoutPlan {
     /// The bytes a window of [`RelayoutPlan::run_bytes_windowed`] and
-    /// [`RelayoutPlan::par_run_bytes_windowed`] is a whole multiple of
+    /// `RelayoutPlan::par_run_bytes_windowed` (feature `rayon`) is a whole
+    /// multiple of
     /// (every window but the last): the fewest whole bytes that hold whole
     /// destination slots (1 for packed 1-, 2- and 4-bit slots, 4 for
     /// `f32`). A window buffer of at least this many bytes (or of the whole
