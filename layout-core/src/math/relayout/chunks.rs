@@ -62,6 +62,31 @@ impl Loops {
     fn get(&self) -> &[Mode] {
         &self.modes[..self.len]
     }
+
+    /// Keeps `c` of loop `i`'s steps (a divisor of its range) and adds
+    /// the rest as an outer loop at the end: `Some(true)` where `c` is all
+    /// of them (nothing changes), `Some(false)` where the loop was cut,
+    /// `None` (nothing changes) where `c` is below 2 or the outer loop has
+    /// no room.
+    fn take(&mut self, i: usize, c: u64) -> Option<bool> {
+        let m = self.modes[i];
+        if c < 2 {
+            return None;
+        }
+        if c == m.range {
+            return Some(true);
+        }
+        if self.len == LOOPS {
+            return None;
+        }
+        self.push(Mode {
+            range: m.range / c,
+            src: m.src.checked_mul(c)?,
+            dst: m.dst.checked_mul(c)?,
+        });
+        self.modes[i].range = c;
+        Some(false)
+    }
 }
 
 /// Which of a chunk's runs a loop continues.
@@ -138,18 +163,7 @@ impl Chunk {
                     // that does (the rest an outer loop; the run ends).
                     let room = (most / runs).checked_sub(span)? / m.src.max(1) + 1;
                     let c = divisor_up_to(m.range, room.min(most / size) as usize) as u64;
-                    let whole = c == m.range;
-                    if c < 2 || (!whole && modes.len == LOOPS) {
-                        return None;
-                    }
-                    if !whole {
-                        modes.push(Mode {
-                            range: m.range / c,
-                            src: m.src.checked_mul(c)?,
-                            dst: m.dst.checked_mul(c)?,
-                        });
-                        modes.modes[i].range = c;
-                    }
+                    let whole = modes.take(i, c)?;
                     size *= c;
                     Some((i, span_of(c)?, runs, whole))
                 });
@@ -172,18 +186,7 @@ impl Chunk {
                 }
                 let room = (most / size).min(most / span.checked_mul(runs)?);
                 let c = divisor_up_to(m.range, room as usize) as u64;
-                let whole = c == m.range;
-                if c < 2 || (!whole && modes.len == LOOPS) {
-                    return None;
-                }
-                if !whole {
-                    modes.push(Mode {
-                        range: m.range / c,
-                        src: m.src.checked_mul(c)?,
-                        dst: m.dst.checked_mul(c)?,
-                    });
-                    modes.modes[i].range = c;
-                }
+                let whole = modes.take(i, c)?;
                 (size, runs) = (size * c, runs * c);
                 Some((i, c, whole))
             });
@@ -289,21 +292,12 @@ impl Chunk {
             while c * 2 <= room && m.range.is_multiple_of(c * 2) {
                 c *= 2;
             }
-            let cut = c < m.range;
-            if c < 2 || (cut && w.len == LOOPS) {
+            let Some(whole) = w.take(i, c) else {
                 break;
-            }
-            if cut {
-                w.push(Mode {
-                    range: m.range / c,
-                    src: m.src * c,
-                    dst: m.dst * c,
-                });
-                w.modes[i].range = c;
-            }
+            };
             w.modes.swap(k, i);
             (unit, k) = (unit * c, k + 1);
-            if cut {
+            if !whole {
                 break;
             }
         }
@@ -323,28 +317,19 @@ impl Chunk {
         (self.within, self.unit) = (w, unit as usize);
     }
 
-    /// Copies box `n` (planned as `self`) of `W`-bit slots. Out of line:
-    /// its two buffers (16 KiB) are on the stack only for these copies.
+    /// Copies box `n` (planned as `self`) of `W`-bit slots: each source
+    /// run unpacked, each destination run packed. Out of line: its two
+    /// buffers (16 KiB) are on the stack only for these copies.
     #[inline(never)]
     pub(crate) fn copy<const W: usize>(&self, n: &Nest, src: &[u8], dst: &mut [u8]) {
-        let mut a = [0u8; CHUNK];
-        let mut b = [0u8; CHUNK];
-        let (rows, cols) = (self.rows.get(), self.cols.get());
-        let (rs, rd) = (self.run_s, self.run_d);
-        each_ahead(self.outer.get(), n.src, n.dst, 1, |s, d, next| {
-            // The next chunk's source runs, asked for while this one is
-            // moved: they are often far apart.
-            if let Some((x, _)) = next {
-                each(rows, x as u64, 0, |s, _| simd::prefetch(src, s / (8 / W)));
-            }
-            each(rows, s as u64, 0, |s, at| {
-                unpack::<W>(src, s, &mut a[at..at + rs])
-            });
-            self.move_all(&a, &mut b);
-            each(cols, 0, d as u64, |at, d| {
-                pack::<W>(&b[at..at + rd], dst, d)
-            });
-        });
+        let (mut a, mut b) = ([0u8; CHUNK], [0u8; CHUNK]);
+        self.walk(
+            n,
+            (&mut a, &mut b),
+            |s| simd::prefetch(src, s / (8 / W)),
+            |s, run| unpack::<W>(src, s, run),
+            |run, d| pack::<W>(run, dst, d),
+        );
     }
 
     /// Copies box `n` (planned as `self`, in buffers of `K` slots) of
@@ -354,21 +339,39 @@ impl Chunk {
         let Some(&first) = src.first() else {
             return;
         };
-        let mut a = [first; K];
-        let mut b = [first; K];
+        let (mut a, mut b) = ([first; K], [first; K]);
+        self.walk(
+            n,
+            (&mut a, &mut b),
+            |s| simd::prefetch(src, s),
+            |s, run| run.copy_from_slice(&src[s..s + run.len()]),
+            |run, d| dst[d..d + run.len()].copy_from_slice(run),
+        );
+    }
+
+    /// Walks the chunks of box `n`: each chunk's source runs read into
+    /// `a` (`get(source offset, run)`), moved to `b`, and its destination
+    /// runs written from there (`put(run, destination offset)`); while a
+    /// chunk is moved, the first line of each source run of the next one
+    /// is asked for (`fetch`: they are often far apart).
+    #[inline(always)]
+    fn walk<T: Copy, const K: usize>(
+        &self,
+        n: &Nest,
+        (a, b): (&mut [T; K], &mut [T; K]),
+        fetch: impl Fn(usize),
+        mut get: impl FnMut(usize, &mut [T]),
+        mut put: impl FnMut(&[T], usize),
+    ) {
         let (rows, cols) = (self.rows.get(), self.cols.get());
         let (rs, rd) = (self.run_s, self.run_d);
         each_ahead(self.outer.get(), n.src, n.dst, 1, |s, d, next| {
             if let Some((x, _)) = next {
-                each(rows, x as u64, 0, |s, _| simd::prefetch(src, s));
+                each(rows, x as u64, 0, |s, _| fetch(s));
             }
-            each(rows, s as u64, 0, |s, at| {
-                a[at..at + rs].copy_from_slice(&src[s..s + rs])
-            });
-            self.move_all(&a, &mut b);
-            each(cols, 0, d as u64, |at, d| {
-                dst[d..d + rd].copy_from_slice(&b[at..at + rd])
-            });
+            each(rows, s as u64, 0, |s, at| get(s, &mut a[at..at + rs]));
+            self.move_all(a, b);
+            each(cols, 0, d as u64, |at, d| put(&b[at..at + rd], d));
         });
     }
 
