@@ -494,12 +494,7 @@ mod tests {
     }
 
     fn nest(loops: &[(u64, u64, u64)]) -> Nest {
-        let mut n = Nest::new();
-        for (m, &(range, src, dst)) in n.modes.iter_mut().zip(loops) {
-            *m = Mode { range, src, dst };
-        }
-        n.len = loops.len();
-        n
+        Nest::of(loops, 0, 0)
     }
 
     /// Slots in each chunk.

@@ -336,6 +336,22 @@ impl Nest {
         (a, b)
     }
 
+    /// The loops `(range, src, dst)`, innermost first, from offsets `src`
+    /// and `dst`, as they are (for unit tests).
+    #[cfg(test)]
+    pub(crate) fn of(loops: &[(u64, u64, u64)], src: u64, dst: u64) -> Nest {
+        let mut n = Nest::new();
+        for (m, &(range, s, d)) in n.modes.iter_mut().zip(loops) {
+            *m = Mode {
+                range,
+                src: s,
+                dst: d,
+            };
+        }
+        (n.len, n.src, n.dst) = (loops.len().min(MODES), src, dst);
+        n
+    }
+
     /// The loops, innermost first.
     pub(crate) fn loops(&self) -> &[Mode] {
         &self.modes[..self.len]

@@ -579,20 +579,11 @@ mod tests {
 
     use alloc::vec::Vec;
 
-    use super::super::modes::{Mode, Nest};
+    use super::super::modes::Nest;
     use super::clip;
 
     fn nest(modes: &[(u64, u64, u64)], src: u64, dst: u64) -> Nest {
-        let mut n = Nest::new();
-        for (m, &(range, s, d)) in n.modes.iter_mut().zip(modes) {
-            *m = Mode {
-                range,
-                src: s,
-                dst: d,
-            };
-        }
-        (n.len, n.src, n.dst) = (modes.len(), src, dst);
-        n
+        Nest::of(modes, src, dst)
     }
 
     /// Every `(src, dst)` of a nest, sorted.

@@ -42,11 +42,7 @@ fn squares_keep_their_bounds() {
 }
 
 fn nest(loops: &[(u64, u64, u64)]) -> Nest {
-    let modes: alloc::vec::Vec<Mode> = loops
-        .iter()
-        .map(|&(range, src, dst)| Mode { range, src, dst })
-        .collect();
-    Nest::scaled(&modes, 1, 1, 0, 0)
+    Nest::of(loops, 0, 0)
 }
 
 /// The next block's source rows are asked for where a small block's
