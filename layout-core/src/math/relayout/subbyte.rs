@@ -6,8 +6,11 @@
 //! source rows are unpacked to a byte per slot on the stack, transposed
 //! there as bytes (in whole vector tiles, the block's sides rounded up),
 //! and each destination column packed back. Nibbles are unpacked 32 and
-//! packed 32 at a time with `simd` at either phase of a byte; runs of 2
-//! or 4 nibbles contiguous on both sides are one element of the blocks.
+//! packed 32 at a time with `simd` at either phase of a byte. Runs of 2
+//! or 4 nibbles contiguous on both sides are one element of the blocks,
+//! and skip the byte per slot: each block row is shifted to whole bytes
+//! where it starts inside one, so that a run is 1 or 2 whole bytes, and
+//! the runs are transposed as such ([`units`]).
 //! Blocks of nibbles whose rows and columns are both runs skip the bytes:
 //! each row is shifted to whole bytes where it starts inside one, the
 //! nibbles are transposed as nibbles (`simd::transpose_nibbles`, the
@@ -60,8 +63,8 @@ pub(crate) fn choose(n: &Nest, w: usize) -> Option<RelayoutKernel> {
         if w == 4 && m0.src == 1 && m0.dst == 1 && !rest.is_empty() {
             let rest = Nest::scaled(rest, 1, 1, n.src, n.dst);
             let fits = match m0.range {
-                2 => units_fit::<2>(&rest),
-                4 => units_fit::<4>(&rest),
+                2 => units_fit(&rest, 2),
+                4 => units_fit(&rest, 4),
                 _ => false,
             };
             if fits {
@@ -112,8 +115,8 @@ fn copy_w<const W: usize>(n: &Nest, src: &[u8], dst: &mut [u8]) -> Option<bool> 
         // transposed: the blocks below with each run as one element.
         if W == 4 && m0.src == 1 && m0.dst == 1 && !rest.is_empty() {
             let done = match m0.range {
-                2 => units::<2>(&Nest::scaled(rest, 1, 1, n.src, n.dst), src, dst),
-                4 => units::<4>(&Nest::scaled(rest, 1, 1, n.src, n.dst), src, dst),
+                2 => units::<1>(&Nest::scaled(rest, 1, 1, n.src, n.dst), src, dst),
+                4 => units::<2>(&Nest::scaled(rest, 1, 1, n.src, n.dst), src, dst),
                 _ => false,
             };
             if done {
@@ -370,51 +373,55 @@ fn shift_down(out: &mut [u8], lo: &[u8], hi: &[u8]) {
     }
 }
 
-/// Box `n` of runs of `G` nibbles (contiguous on both sides) whose
-/// starts `n` walks: blocks of runs, each block's source rows unpacked
-/// to a byte per nibble (`G` bytes a run), transposed `G` bytes at a
-/// time, and each destination column packed back. `false`, with nothing
-/// copied, where the runs are not contiguous along the block's rows and
-/// columns (then the general blocks take the box). Out of line, like
-/// [`blocks`].
+/// Box `n` of runs of `2 * B` nibbles (contiguous on both sides; `B` is
+/// 1 or 2) whose starts `n` walks: blocks of runs, each block's source
+/// rows shifted to whole bytes where they start inside one (so that each
+/// run is `B` whole bytes), transposed `B` bytes at a time, and each
+/// destination column written back shifted likewise (`get_nibbles`,
+/// `put_nibbles`). `false`, with nothing copied, where the runs are not
+/// contiguous along the block's rows and columns (then the general
+/// blocks take the box). Out of line, like [`blocks`].
+///
+/// Paired rounds against unpacking each row to a byte per nibble and
+/// packing each column back (16 drawn pairs that take the packed blocks):
+/// the 11 whose boxes take these units 1.10x to 1.71x (`s4[128,184339]`
+/// `{0,1:T(8,128)(4,1)E(4)}` -> `{1,0:E(4)}`), the others within 0.98x
+/// to 1.04x.
 #[inline(never)]
-fn units<const G: usize>(n: &Nest, src: &[u8], dst: &mut [u8]) -> bool
+fn units<const B: usize>(n: &Nest, src: &[u8], dst: &mut [u8]) -> bool
 where
-    [[u8; 1]; G]: Copy + 'static,
+    [u8; B]: 'static,
 {
-    let g = G as u64;
-    let loops = n.loops();
-    let contiguous =
-        loops.len() >= 2 && loops[0].dst == g && loops[1..].iter().map(|m| m.src).min() == Some(g);
-    if !contiguous {
+    let g = 2 * B;
+    if !contiguous_units(n, g as u64) {
         return false;
     }
-    let mut a_bytes = [[0u8; 1]; ROWS * COLS_HERE];
-    let mut t_bytes = [[0u8; 1]; ROWS * COLS_HERE];
-    let a = a_bytes.as_chunks_mut::<G>().0;
-    let t = t_bytes.as_chunks_mut::<G>().0;
-    let cols_most = COLS_HERE / G;
-    transpose::each_box_whole(n, ROWS, cols_most, &mut |part| {
+    let mut a_bytes = [0u8; ROWS * COLS_HERE];
+    let mut t_bytes = [0u8; ROWS * COLS_HERE];
+    transpose::each_box_whole(n, ROWS, COLS_HERE / g, &mut |part| {
         let (b, s, d) = match part {
             Whole::Blocks(b, s, d) => (b, s, d),
-            Whole::Line(n) => return line::<4>(n, G, src, dst),
+            Whole::Line(n) => return line::<4>(n, g, src, dst),
         };
         let (rows, cols) = (b.rows(), b.cols());
         let (p, q) = (rows.len(), cols.len());
         let (ps, qs) = b.strides();
-        if ps != G || qs != G {
+        if ps != g || qs != g {
             // Not runs of runs: one run at a time.
-            let mut buf = [0u8; G];
+            let mut buf = [0u8; 4];
+            let buf = &mut buf[..g];
             each(b.outer(), s, d, |s, d| {
                 for (j, &c) in cols.iter().enumerate() {
                     for (i, &r) in rows.iter().enumerate() {
-                        unpack::<4>(src, s + r + j * qs, &mut buf);
-                        pack::<4>(&buf, dst, d + c + i * ps);
+                        unpack::<4>(src, s + r + j * qs, buf);
+                        pack::<4>(buf, dst, d + c + i * ps);
                     }
                 }
             });
             return;
         }
+        // Row `i` of the block starts at run `i * q` of `a`, column `j`
+        // at run `j * p` of `t`.
         let mut a_rows = [0usize; ROWS];
         for (i, r) in a_rows[..p].iter_mut().enumerate() {
             *r = i * q;
@@ -426,12 +433,10 @@ where
         each_ahead(b.outer(), s, d, 1, |s, d, next| {
             fetch_rows::<4>(src, rows, next);
             for (i, &r) in rows.iter().enumerate() {
-                unpack::<4>(
-                    src,
-                    s + r,
-                    a[i * q..(i + 1) * q].as_flattened_mut().as_flattened_mut(),
-                );
+                get_nibbles(src, s + r, &mut a_bytes[i * q * B..(i + 1) * q * B]);
             }
+            let a = a_bytes.as_chunks::<B>().0;
+            let t = t_bytes.as_chunks_mut::<B>().0;
             let (pn, qn) = simd::table_block(a, 0, &a_rows[..p], t, 0, &t_cols[..q]);
             for j in 0..q {
                 let from = if j < qn { pn } else { 0 };
@@ -440,11 +445,7 @@ where
                 }
             }
             for (j, &c) in cols.iter().enumerate() {
-                pack::<4>(
-                    t[j * p..(j + 1) * p].as_flattened().as_flattened(),
-                    dst,
-                    d + c,
-                );
+                put_nibbles(&t_bytes[j * p * B..(j + 1) * p * B], p * g, dst, d + c);
             }
         });
     })
@@ -470,8 +471,8 @@ fn contiguous_units(n: &Nest, g: u64) -> bool {
 }
 
 /// Whether [`units`] takes box `n` (its tests, without copying).
-fn units_fit<const G: usize>(n: &Nest) -> bool {
-    contiguous_units(n, G as u64) && transpose::each_box_whole(n, ROWS, COLS_HERE / G, &mut |_| {})
+fn units_fit(n: &Nest, g: usize) -> bool {
+    contiguous_units(n, g as u64) && transpose::each_box_whole(n, ROWS, COLS_HERE / g, &mut |_| {})
 }
 
 /// Slots `at..at + out.len()` of `src` (`W` bits each), one per byte of
