@@ -15,7 +15,9 @@
 //! slots, then 2 of padding); a destination run may not (its padding is
 //! written before, and kept). Its source runs are unpacked to a byte per
 //! slot on the stack, gaps and all, the bytes are moved from the source's
-//! order to the destination's there, and the destination runs are packed
+//! order to the destination's there (in the destination's order, each
+//! byte read through a table of offsets made once per box, which the
+//! move repeats over the chunk), and the destination runs are packed
 //! back. Every chunk of a box has the same shape, planned once
 //! ([`Chunk::plan`]); the loops left over walk the chunks.
 
@@ -23,14 +25,11 @@ use super::loops::{divisor_up_to, each, each_ahead};
 use super::modes::{Mode, Nest};
 use super::simd;
 use super::subbyte::{pack, unpack};
-use super::tuning::{CHUNK, CHUNK_RUN};
+use super::tuning::{CHUNK, CHUNK_RUN, CHUNK_TABLE};
 
 /// The most loops a chunked box has (its own, and two more where a loop
 /// is cut for the chunk).
 const LOOPS: usize = 16;
-
-/// The longest unit the move takes at a step (bytes).
-const UNIT: usize = 16;
 
 /// A loop of one step, which moves nothing.
 const NONE: Mode = Mode {
@@ -107,11 +106,10 @@ pub(crate) struct Chunk {
     run_d: usize,
     cols: Loops,
     /// The loops of the move from the unpacked bytes to the bytes to
-    /// pack (strides in each), the two longest first; each step moves
-    /// `unit` bytes, `perm[k]` to `k`.
+    /// pack (strides in each), in the order of the bytes to pack: the
+    /// first steps one byte there, each next one the bytes of those
+    /// before it (the destination's runs one after another).
     within: Loops,
-    unit: usize,
-    perm: [u16; UNIT],
 }
 
 impl Chunk {
@@ -210,8 +208,6 @@ impl Chunk {
             run_d,
             cols: Loops::EMPTY,
             within: Loops::EMPTY,
-            unit: 1,
-            perm: [0; UNIT],
         };
         // The unpacked bytes hold the source runs one after another, the
         // bytes to pack the destination runs.
@@ -251,13 +247,8 @@ impl Chunk {
                 dst: ud,
             });
         }
-        c.take_unit();
-        // The two longest loops inside: the fewest steps of the others.
-        let w = &mut c.within.modes[..c.within.len];
-        for k in 0..w.len().min(2) {
-            let (longest, _) = w.iter().enumerate().skip(k).max_by_key(|(_, m)| m.range)?;
-            w.swap(k, longest);
-        }
+        // In the order of the bytes to pack.
+        c.within.modes[..c.within.len].sort_unstable_by_key(|m| m.dst);
         Some(c)
     }
 
@@ -274,52 +265,10 @@ impl Chunk {
         )
     }
 
-    /// Makes the move's first loops one step of `unit` bytes (2, 4, 8 or
-    /// 16) where they are a run of that many in the bytes to pack (a
-    /// loop cut for it where only a part fits): each step writes them at
-    /// once, gathered from `perm` (their offsets in the unpacked bytes).
-    /// Where the destination's first loop has an odd number of steps,
-    /// the move keeps bytes as steps.
-    fn take_unit(&mut self) {
-        let mut w = self.within;
-        // The unit's loops are moved to the front, `k` of them so far.
-        let (mut unit, mut k) = (1u64, 0);
-        while let Some(i) = (k..w.len).find(|&i| w.modes[i].dst == unit) {
-            let m = w.modes[i];
-            // The largest power of two of the loop's steps that fits.
-            let room = UNIT as u64 / unit;
-            let mut c = 1;
-            while c * 2 <= room && m.range.is_multiple_of(c * 2) {
-                c *= 2;
-            }
-            let Some(whole) = w.take(i, c) else {
-                break;
-            };
-            w.modes.swap(k, i);
-            (unit, k) = (unit * c, k + 1);
-            if !whole {
-                break;
-            }
-        }
-        if unit < 2 {
-            return;
-        }
-        for (at, p) in self.perm.iter_mut().enumerate().take(unit as usize) {
-            let (mut rest, mut off) = (at as u64, 0);
-            for m in &w.modes[..k] {
-                off += rest % m.range * m.src;
-                rest /= m.range;
-            }
-            *p = off as u16;
-        }
-        w.modes.copy_within(k..w.len, 0);
-        w.len -= k;
-        (self.within, self.unit) = (w, unit as usize);
-    }
-
     /// Copies box `n` (planned as `self`) of `W`-bit slots: each source
     /// run unpacked, each destination run packed. Out of line: its two
-    /// buffers (16 KiB) are on the stack only for these copies.
+    /// buffers (16 KiB) and the move's table (4 KiB) are on the stack only
+    /// for these copies.
     #[inline(never)]
     pub(crate) fn copy<const W: usize>(&self, n: &Nest, src: &[u8], dst: &mut [u8]) {
         let (mut a, mut b) = ([0u8; CHUNK], [0u8; CHUNK]);
@@ -365,68 +314,60 @@ impl Chunk {
     ) {
         let (rows, cols) = (self.rows.get(), self.cols.get());
         let (rs, rd) = (self.run_s, self.run_d);
+        let mut from = [0u16; CHUNK_TABLE];
+        let (t, reps) = self.table(&mut from);
+        let from = &from[..t];
         each_ahead(self.outer.get(), n.src, n.dst, 1, |s, d, next| {
             if let Some((x, _)) = next {
                 each(rows, x as u64, 0, |s, _| fetch(s));
             }
             each(rows, s as u64, 0, |s, at| get(s, &mut a[at..at + rs]));
-            self.move_all(a, b);
+            // The move: `t` slots to pack at a time, each from its
+            // offset in the table (masked to the buffer: no bound test).
+            each(reps.get(), 0, 0, |s, d| {
+                if let Some(out) = b.get_mut(d..d + t) {
+                    for (o, &f) in out.iter_mut().zip(from) {
+                        *o = a[(s + usize::from(f)) & (K - 1)];
+                    }
+                }
+            });
             each(cols, 0, d as u64, |at, d| put(&b[at..at + rd], d));
         });
     }
 
-    /// Moves a chunk from the source's order (`a`) to the destination's
-    /// (`b`), a unit at a step.
-    #[inline(always)]
-    fn move_all<T: Copy, const K: usize>(&self, a: &[T; K], b: &mut [T; K]) {
-        match self.unit {
-            2 => self.move_units::<T, 2, K>(a, b),
-            4 => self.move_units::<T, 4, K>(a, b),
-            8 => self.move_units::<T, 8, K>(a, b),
-            16 => self.move_units::<T, 16, K>(a, b),
-            _ => self.move_units::<T, 1, K>(a, b),
+    /// The move as a table: `from[k]`, for each of the first `t` slots to
+    /// pack, the offset of the unpacked slot it comes from (the move's
+    /// first loops, as many as [`CHUNK_TABLE`] slots hold; a loop that
+    /// does not fit whole gives its largest divisor that does), and the
+    /// loops that repeat it (`t` slots on in the bytes to pack at each
+    /// step; the source stride of each). Returns `t` and those loops.
+    fn table(&self, from: &mut [u16; CHUNK_TABLE]) -> (usize, Loops) {
+        let mut w = self.within;
+        let (mut t, mut k) = (1u64, 0);
+        while k < w.len {
+            let m = w.modes[k];
+            let room = CHUNK_TABLE as u64 / t;
+            if m.range <= room {
+                (t, k) = (t * m.range, k + 1);
+                continue;
+            }
+            let c = divisor_up_to(m.range, room as usize) as u64;
+            if w.take(k, c) == Some(false) {
+                (t, k) = (t * c, k + 1);
+            }
+            break;
         }
-    }
-}
-
-impl Chunk {
-    /// Moves a chunk's bytes from the source's order (`a`) to the
-    /// destination's (`b`), `U` at a step: each step's bytes gathered
-    /// from `perm`'s offsets (one byte a step: at each step's offset).
-    /// The offsets are below [`CHUNK`] (masked, so that no bound is
-    /// tested).
-    #[inline(always)]
-    fn move_units<T: Copy, const U: usize, const K: usize>(&self, a: &[T; K], b: &mut [T; K]) {
-        let m = K - 1;
-        let w = self.within.get();
-        let (m0, m1) = (
-            w.first().copied().unwrap_or(NONE),
-            w.get(1).copied().unwrap_or(NONE),
-        );
-        let rest = w.get(2..).unwrap_or(&[]);
-        let (r0, s0, d0) = (m0.range as usize, m0.src as usize, m0.dst as usize);
-        let (r1, s1, d1) = (m1.range as usize, m1.src as usize, m1.dst as usize);
-        let off: [usize; U] = core::array::from_fn(|k| usize::from(self.perm[k % UNIT]));
-        let whole = off.iter().enumerate().all(|(k, &p)| p == k);
-        each(rest, 0, 0, |s, d| {
-            for j in 0..r1 {
-                let (s, d) = (s + j * s1, d + j * d1);
-                for i in 0..r0 {
-                    let (s, d) = (s + i * s0, d + i * d0);
-                    if U == 1 {
-                        b[d & m] = a[s & m];
-                        continue;
-                    }
-                    let to = b.get_mut(d..).and_then(|x| x.first_chunk_mut::<U>());
-                    let from = a.get(s..).and_then(|x| x.first_chunk::<U>());
-                    match (to, from) {
-                        (Some(y), Some(x)) if whole => *y = *x,
-                        (Some(y), _) => *y = core::array::from_fn(|k| a[(s + off[k]) & m]),
-                        _ => {}
-                    }
-                }
+        each(&w.modes[..k], 0, 0, |s, d| {
+            if let Some(x) = from.get_mut(d) {
+                // (Below the chunk's slots, so below 2^16.)
+                *x = s as u16;
             }
         });
+        let mut reps = Loops::EMPTY;
+        for &m in &w.modes[k..w.len] {
+            reps.push(m);
+        }
+        (t as usize, reps)
     }
 }
 
@@ -538,9 +479,9 @@ mod tests {
             c.outer.get().iter().map(|m| m.range).product::<u64>(),
             4 * 2481
         );
-        // A unit of 16 (4 planes by 4 columns, the 128 columns' loop cut
-        // at 4); the longest loop left moves inside.
-        assert_eq!((c.unit, c.within.modes[0].range), (16, 32));
+        // The move's loops in the order of the bytes to pack: the 4
+        // planes, then the 128 columns.
+        assert_eq!(&c.within.get()[..2], &[m(4, 2048, 1), m(128, 2, 4)]);
         // A loop larger than the room left gives its largest divisor
         // (1250 of 5000), and the source's run ends there; the
         // destination's goes on through the loops the chunk holds.
@@ -581,10 +522,33 @@ mod tests {
         assert_eq!(Chunk::plan(&n).map(|c| c.run_s), Some(126));
     }
 
+    /// Checks the move's table of chunk `c` against its loops: every
+    /// slot to pack is written once, from the unpacked slot the loops
+    /// name. Returns the table's length.
+    fn check_table(c: &Chunk) -> usize {
+        let n = size(c);
+        let mut want = [usize::MAX; CHUNK];
+        each(c.within.get(), 0, 0, |s, d| want[d] = s);
+        assert!(want[..n].iter().all(|&s| s < unpacked(c)));
+        let mut from = [0u16; CHUNK_TABLE];
+        let (t, reps) = c.table(&mut from);
+        let mut seen = [false; CHUNK];
+        each(reps.get(), 0, 0, |s, d| {
+            for k in 0..t {
+                assert!(!seen[d + k], "slot {} written twice", d + k);
+                seen[d + k] = true;
+                assert_eq!(s + usize::from(from[k]), want[d + k], "slot {}", d + k);
+            }
+        });
+        assert!(seen[..n].iter().all(|&x| x));
+        t
+    }
+
     #[test]
-    fn the_move_takes_whole_units_of_the_destination() {
+    fn the_move_is_a_table_repeated_over_the_chunk() {
         // `(4,1)` quads transposed into quads (`s4[464,42348]`): 4 x 4
-        // nibbles, a unit whole on both sides, its bytes transposed.
+        // nibbles; 4096 slots to pack, a table of 2048 (the outer
+        // loop of 16 cut at 8), repeated twice.
         let n = nest(&[
             (4, 4, 1),
             (4, 1, 4),
@@ -593,15 +557,9 @@ mod tests {
             (16, 32, 512),
         ]);
         let c = Chunk::plan(&n).unwrap();
-        assert_eq!(c.unit, 16);
-        assert_eq!(
-            c.perm,
-            [0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15]
-        );
-        assert!(c.within.get().iter().all(|m| m.dst % 16 == 0));
-        // Pairs of two planes woven into rows, a unit of 16 from 8 pairs
-        // of bytes (`s4[448,115,416]`): the first destination loops whole,
-        // the third (8 steps) cut at 4.
+        assert!(c.within.get().windows(2).all(|w| w[0].dst < w[1].dst));
+        assert_eq!(check_table(&c), 2048);
+        // Pairs of two planes woven into rows (`s4[448,115,416]`).
         let n = nest(&[
             (2, 2048, 1),
             (2, 1, 2),
@@ -610,17 +568,24 @@ mod tests {
             (128, 2, 64),
         ]);
         let c = Chunk::plan(&n).unwrap();
-        assert_eq!(c.unit, 16);
-        assert_eq!(
-            c.perm,
-            [0, 2048, 1, 2049, 256, 2304, 257, 2305, 512, 2560, 513, 2561, 768, 2816, 769, 2817]
-        );
-        let moved =
-            |c: &Chunk| c.unit as u64 * c.within.get().iter().map(|m| m.range).product::<u64>();
-        assert_eq!(moved(&c), size(&c) as u64);
-        // A first destination loop of 17 steps: bytes, one at a step.
+        assert_eq!(check_table(&c), 2048);
+        // The four planes of `s4[39704,4,512]`.
+        let n = nest(&[
+            (4, 20332544, 1),
+            (128, 2, 4),
+            (4, 2048, 512),
+            (2, 1, 2048),
+            (8, 256, 4096),
+            (2481, 8192, 32768),
+        ]);
+        assert_eq!(check_table(&Chunk::plan(&n).unwrap()), 2048);
+        // A first loop of 17 steps, then 128: the table holds 17 x 64
+        // (the largest divisor of 128 that fits 2048 / 17 = 120).
         let n = nest(&[(17, 128, 1), (128, 1, 17)]);
-        let c = Chunk::plan(&n).unwrap();
-        assert_eq!((c.unit, moved(&c)), (1, 17 * 128));
+        assert_eq!(check_table(&Chunk::plan(&n).unwrap()), 17 * 64);
+        // A first loop longer than the table, of a prime number of steps
+        // (4093): it cannot be cut, so the table holds one slot.
+        let n = nest(&[(4093, 2, 1), (2, 1, 4093)]);
+        assert_eq!(check_table(&Chunk::plan(&n).unwrap()), 1);
     }
 }
