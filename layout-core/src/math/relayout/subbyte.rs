@@ -24,7 +24,9 @@ use super::loops::{each, each_ahead};
 use super::modes::{Mode, Nest};
 use super::simd;
 use super::transpose::{self, Whole};
-use super::tuning::{CHUNK_BLOCKS_LEAST, COLS_HERE, PIECE, ROWS, RUN_SLOTS, SPAN, TILE_COLS};
+use super::tuning::{
+    CHUNK_BLOCKS_LEAST, COLS_HERE, PIECE, ROWS, RUN_SLOTS, SPAN, TILE_COLS, UNPACK_LEAST,
+};
 
 /// The side of the vector tiles the blocks' bytes are shuffled in.
 const TILE: usize = 16;
@@ -477,7 +479,9 @@ fn units_fit(n: &Nest, g: usize) -> bool {
 
 /// Slots `at..at + out.len()` of `src` (`W` bits each), one per byte of
 /// `out`. Nibbles go 32 at a time whatever byte they start in (the last
-/// 32 may overlap the ones before); the rest one by one.
+/// 32 may overlap the ones before; fewer than 32, through a vector's
+/// worth on the stack); the rest, and runs of fewer than
+/// [`UNPACK_LEAST`] nibbles, one by one.
 #[inline(always)]
 pub(crate) fn unpack<const W: usize>(src: &[u8], at: usize, out: &mut [u8]) {
     let k = 8 / W;
@@ -485,7 +489,7 @@ pub(crate) fn unpack<const W: usize>(src: &[u8], at: usize, out: &mut [u8]) {
     let one = |slot: usize| (src[slot / k] >> (W * (slot % k))) & mask;
     let n = out.len();
     let mut done = 0;
-    if W == 4 {
+    if W == 4 && n >= UNPACK_LEAST {
         // The bytes that hold the slots.
         let bytes = |from: usize| &src[(at + from) / 2..(at + n).div_ceil(2)];
         done = simd::nibbles_to_bytes(bytes(0), at % 2, out);

@@ -187,6 +187,16 @@ pub(crate) const TILE_BYTES: usize = 64;
 /// copy (the L1 holds both and the lines they read and write).
 pub(crate) const CHUNK: usize = 8192;
 
+/// Runs of fewer nibbles than this are unpacked one by one, not through
+/// the vector shuffles (`subbyte::unpack`): a run of 1 to 7 nibbles (the
+/// last row or column that whole blocks leave, a `(2,1)` pair moved
+/// alone) took a copy to the stack and a shuffle of 32. Paired rounds:
+/// 1.12x to 1.72x on the pairs that unpack such runs most
+/// (`s4[208624,193]` `{0,1}` -> `{1,0}`, whose 193 rows leave one; sources
+/// mostly padding), 1.008x (median) over the `s4` pairs of 12 seeds,
+/// none slower at a rerun; a threshold of 16 measured the same (1.005x).
+pub(crate) const UNPACK_LEAST: usize = 8;
+
 /// The slots of a chunk's move that one table of offsets gives (`u16`
 /// each, 4 KiB on the stack; the move repeats it over the chunk). Paired
 /// rounds over the 12 slowest packed-chunks pairs of 20 seeds, a table of
