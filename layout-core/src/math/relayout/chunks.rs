@@ -438,6 +438,19 @@ mod tests {
         Nest::of(loops, 0, 0)
     }
 
+    /// A loop: range, source stride, destination stride.
+    type Loop = (u64, u64, u64);
+
+    /// Four planes woven (`s4[39704,4,512]` from `(2,1)` tiles to rows).
+    const PLANES: [Loop; 6] = [
+        (4, 20332544, 1),
+        (128, 2, 4),
+        (4, 2048, 512),
+        (2, 1, 2048),
+        (8, 256, 4096),
+        (2481, 8192, 32768),
+    ];
+
     /// Slots in each chunk.
     fn size(c: &Chunk) -> usize {
         c.run_d
@@ -463,15 +476,7 @@ mod tests {
         // Four planes woven (`s4[39704,4,512]` from `(2,1)` tiles to
         // rows): the source runs are whole tiles, the destination runs a
         // quarter of a row.
-        let n = nest(&[
-            (4, 20332544, 1),
-            (128, 2, 4),
-            (4, 2048, 512),
-            (2, 1, 2048),
-            (8, 256, 4096),
-            (2481, 8192, 32768),
-        ]);
-        let c = Chunk::plan(&n).unwrap();
+        let c = Chunk::plan(&nest(&PLANES)).unwrap();
         assert_eq!((size(&c), c.run_s, c.run_d), (8192, 2048, 512));
         assert_eq!(c.rows.get(), &[m(4, 20332544, 2048)]);
         assert_eq!(c.cols.len, 2);
@@ -546,46 +551,45 @@ mod tests {
 
     #[test]
     fn the_move_is_a_table_repeated_over_the_chunk() {
-        // `(4,1)` quads transposed into quads (`s4[464,42348]`): 4 x 4
-        // nibbles; 4096 slots to pack, a table of 2048 (the outer
-        // loop of 16 cut at 8), repeated twice.
-        let n = nest(&[
-            (4, 4, 1),
-            (4, 1, 4),
-            (2, 512, 16),
-            (8, 1024, 32),
-            (16, 32, 512),
-        ]);
-        let c = Chunk::plan(&n).unwrap();
-        assert!(c.within.get().windows(2).all(|w| w[0].dst < w[1].dst));
-        assert_eq!(check_table(&c), 2048);
-        // Pairs of two planes woven into rows (`s4[448,115,416]`).
-        let n = nest(&[
-            (2, 2048, 1),
-            (2, 1, 2),
-            (8, 256, 4),
-            (2, 4096, 32),
-            (128, 2, 64),
-        ]);
-        let c = Chunk::plan(&n).unwrap();
-        assert_eq!(check_table(&c), 2048);
-        // The four planes of `s4[39704,4,512]`.
-        let n = nest(&[
-            (4, 20332544, 1),
-            (128, 2, 4),
-            (4, 2048, 512),
-            (2, 1, 2048),
-            (8, 256, 4096),
-            (2481, 8192, 32768),
-        ]);
-        assert_eq!(check_table(&Chunk::plan(&n).unwrap()), 2048);
-        // A first loop of 17 steps, then 128: the table holds 17 x 64
-        // (the largest divisor of 128 that fits 2048 / 17 = 120).
-        let n = nest(&[(17, 128, 1), (128, 1, 17)]);
-        assert_eq!(check_table(&Chunk::plan(&n).unwrap()), 17 * 64);
-        // A first loop longer than the table, of a prime number of steps
-        // (4093): it cannot be cut, so the table holds one slot.
-        let n = nest(&[(4093, 2, 1), (2, 1, 4093)]);
-        assert_eq!(check_table(&Chunk::plan(&n).unwrap()), 1);
+        // Each nest, and the slots of its table.
+        let cases: [(&[Loop], usize); 5] = [
+            // `(4,1)` quads transposed into quads (`s4[464,42348]`): 4 x
+            // 4 nibbles; 4096 slots to pack, a table of 2048 (the outer
+            // loop of 16 cut at 8), repeated twice.
+            (
+                &[
+                    (4, 4, 1),
+                    (4, 1, 4),
+                    (2, 512, 16),
+                    (8, 1024, 32),
+                    (16, 32, 512),
+                ],
+                2048,
+            ),
+            // Pairs of two planes woven into rows (`s4[448,115,416]`).
+            (
+                &[
+                    (2, 2048, 1),
+                    (2, 1, 2),
+                    (8, 256, 4),
+                    (2, 4096, 32),
+                    (128, 2, 64),
+                ],
+                2048,
+            ),
+            // The four planes of `s4[39704,4,512]`.
+            (&PLANES, 2048),
+            // A first loop of 17 steps, then 128: the table holds 17 x 64
+            // (the largest divisor of 128 that fits 2048 / 17 = 120).
+            (&[(17, 128, 1), (128, 1, 17)], 17 * 64),
+            // A first loop longer than the table, of a prime number of
+            // steps (4093): it cannot be cut, so the table holds one slot.
+            (&[(4093, 2, 1), (2, 1, 4093)], 1),
+        ];
+        for (loops, t) in cases {
+            let c = Chunk::plan(&nest(loops)).unwrap();
+            assert!(c.within.get().windows(2).all(|w| w[0].dst < w[1].dst));
+            assert_eq!(check_table(&c), t, "{loops:?}");
+        }
     }
 }
