@@ -382,13 +382,8 @@ fn shift_down(out: &mut [u8], lo: &[u8], hi: &[u8]) {
 /// destination column written back shifted likewise (`get_nibbles`,
 /// `put_nibbles`). `false`, with nothing copied, where the runs are not
 /// contiguous along the block's rows and columns (then the general
-/// blocks take the box). Out of line, like [`blocks`].
-///
-/// Paired rounds against unpacking each row to a byte per nibble and
-/// packing each column back (16 drawn pairs that take the packed blocks):
-/// the 11 whose boxes take these units 1.10x to 1.71x (`s4[128,184339]`
-/// `{0,1:T(8,128)(4,1)E(4)}` -> `{1,0:E(4)}`), the others within 0.98x
-/// to 1.04x.
+/// blocks take the box). Out of line, like [`blocks`]. (docs/relayout.md,
+/// "Packed blocks at odd nibbles", has its measurements.)
 #[inline(never)]
 fn units<const B: usize>(n: &Nest, src: &[u8], dst: &mut [u8]) -> bool
 where
