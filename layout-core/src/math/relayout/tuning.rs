@@ -198,11 +198,12 @@ pub(crate) const CHUNK: usize = 8192;
 pub(crate) const UNPACK_LEAST: usize = 8;
 
 /// The slots of a chunk's move that one table of offsets gives (`u16`
-/// each, 4 KiB on the stack; the move repeats it over the chunk). Paired
-/// rounds over the 12 slowest packed-chunks pairs of 20 seeds, a table of
-/// the whole chunk against the gather of up to 16 bytes at a step it
-/// replaced: 1.17x to 1.97x (median 1.27x); the whole chunk's table
-/// would take 16 KiB.
+/// each, 4 KiB on the stack; the move repeats it over the chunk). Against
+/// the gathers of up to 16 bytes at a step it replaced (two binaries in
+/// turn): 1.13x to 1.78x on 18 of 19 `s4` chunk pairs of 20 seeds, 1.18x
+/// on the 19th at a rerun. A table of the whole chunk (16 KiB) measured
+/// 1.17x to 1.97x on 12 of them; chunks of half the size, to keep the
+/// stack, 0.51x to 1.27x.
 pub(crate) const CHUNK_TABLE: usize = 2048;
 
 /// The shortest source and destination runs (in slots) of a chunk: below
