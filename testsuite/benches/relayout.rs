@@ -14,9 +14,10 @@
 //! these benches were written on) is read, so both buffers come from
 //! memory there. On a machine whose L3 holds more (the project's machine
 //! of 2026-11-27 has 300 MiB), the cold columns are not cold. Repeated
-//! warm copies of the 16 MiB arrays (the seed layout, the `s4` pairs) keep much of both
-//! buffers in the L3, where `memcpy` runs about twice as fast as from
-//! memory and the relayout's own instructions set its speed.
+//! warm copies of the 16 MiB arrays (the seed layout, the `s4` pairs)
+//! keep much of both buffers in the L3, where `memcpy` runs about twice
+//! as fast as from memory and the relayout's own instructions set its
+//! speed.
 //!
 //! With the `simd` feature the groups are named `relayout_simd_<pair>`
 //! instead of `relayout_<pair>`, so that a run with it and one without
