@@ -294,8 +294,18 @@ fn nibble_tile(
 ) {
     let p = rows.len();
     let bytes = cols.len().div_ceil(2);
-    for (row, &r) in tile.iter_mut().zip(rows) {
-        get_nibbles(src, s + r, &mut row[..bytes]);
+    if bytes == 64 {
+        // Whole rows: copies (or shifts) of a known size, in a loop of
+        // their own.
+        for (row, &r) in tile.iter_mut().zip(rows) {
+            if !whole_row(src, s + r, row) {
+                get_nibbles(src, s + r, row);
+            }
+        }
+    } else {
+        for (row, &r) in tile.iter_mut().zip(rows) {
+            get_nibbles(src, s + r, &mut row[..bytes]);
+        }
     }
     if !simd::transpose_nibbles(tile, p.div_ceil(32), out.as_flattened_mut(), 0, 32) {
         for (j, o) in out.iter_mut().enumerate().take(cols.len()) {
@@ -309,6 +319,24 @@ fn nibble_tile(
     for (o, &c) in out.iter().zip(cols) {
         put_nibbles(o, p, dst, d + c);
     }
+}
+
+/// [`get_nibbles`] for a whole row of 64 bytes: `false`, with nothing
+/// done, where `src` ends before the row's last byte (or the byte after
+/// it, for a row that starts inside a byte).
+#[inline(always)]
+fn whole_row(src: &[u8], at: usize, row: &mut [u8; 64]) -> bool {
+    let from = src.get(at / 2..);
+    if at.is_multiple_of(2) {
+        if let Some(x) = from.and_then(|x| x.first_chunk::<64>()) {
+            *row = *x;
+            return true;
+        }
+    } else if let Some(x) = from.and_then(|x| x.first_chunk::<65>()) {
+        *row = core::array::from_fn(|k| (x[k] >> 4) | (x[k + 1] << 4));
+        return true;
+    }
+    false
 }
 
 /// Nibbles `at..at + 2 * out.len()` of `src` into whole bytes of `out`
