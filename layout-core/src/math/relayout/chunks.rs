@@ -401,8 +401,9 @@ pub(crate) fn plan_whole(n: &Nest, size: usize) -> Option<Chunk> {
 }
 
 /// Copies box `n` of whole slots `T` in chunks (two buffers of [`CHUNK`]
-/// bytes): `false`, with nothing copied, where no chunks plan. Out of
-/// line: the plan is on the stack only for these copies.
+/// bytes, and the move's table): `false`, with nothing copied, where no
+/// chunks plan. Out of line: the plan is on the stack only for these
+/// copies.
 #[inline(never)]
 pub(crate) fn copy_whole<T: Copy>(n: &Nest, src: &[T], dst: &mut [T]) -> bool {
     fn go<T: Copy, const K: usize>(n: &Nest, src: &[T], dst: &mut [T]) -> bool {
