@@ -85,8 +85,9 @@ pub enum RelayoutKernel {
     /// bytes: tiles of nibbles transposed in registers.
     NibbleTranspose,
     /// `E(n)` runs contiguous on both sides that start at different
-    /// places in their bytes: unpacked to a byte per slot and packed back,
-    /// a piece at a time.
+    /// places in their bytes: nibbles byte to byte, shifted by a nibble
+    /// where their phases differ; narrower slots unpacked to a byte per
+    /// slot and packed back, a piece at a time.
     PackedRuns,
     /// Any other `E(n)` transpose (odd strides, runs starting mid-byte):
     /// blocks of slots unpacked to a byte each on the stack, transposed

@@ -15,8 +15,10 @@
 //! each row is shifted to whole bytes where it starts inside one, the
 //! nibbles are transposed as nibbles (`simd::transpose_nibbles`, the
 //! nibble transposes' tile), and each destination run shifted back as it
-//! is written ([`nibble_tile`]). Runs (contiguous on both sides) are
-//! unpacked and packed a piece at a time.
+//! is written ([`nibble_tile`]). Runs (contiguous on both sides) of
+//! nibbles go from byte to byte, shifted by a nibble where they start at
+//! different places in their bytes ([`nibble_run`]); runs of narrower
+//! slots are unpacked and packed a piece at a time.
 
 use super::chunks::Chunk;
 use super::kernels::RelayoutKernel;
@@ -103,6 +105,10 @@ fn copy_w<const W: usize>(n: &Nest, src: &[u8], dst: &mut [u8]) -> Option<bool> 
     if let Some((m0, rest)) = modes.split_first() {
         if runs_here(m0, rest) {
             let len = m0.range as usize;
+            if W == 4 {
+                each(rest, n.src, n.dst, |s, d| nibble_run(src, s, dst, d, len));
+                return Some(true);
+            }
             let mut buf = [0u8; PIECE];
             each(rest, n.src, n.dst, |s, d| {
                 for at in (0..len).step_by(PIECE) {
@@ -318,6 +324,28 @@ fn nibble_tile(
     }
     for (o, &c) in out.iter().zip(cols) {
         put_nibbles(o, p, dst, d + c);
+    }
+}
+
+/// Nibbles `s..s + len` of `src` into nibbles `d..d + len` of `dst`,
+/// straight from byte to byte: a nibble on its own where `d` starts
+/// inside a byte, then whole bytes of `dst` (copied, or each made of two
+/// neighbouring source bytes where the run starts inside one in `src`
+/// only: `get_nibbles`), then the last nibble on its own.
+#[inline(always)]
+fn nibble_run(src: &[u8], s: usize, dst: &mut [u8], d: usize, len: usize) {
+    let nibble = |at: usize| (src[at / 2] >> (4 * (at % 2))) & 0x0F;
+    let (mut s, mut d, mut len) = (s, d, len);
+    if len > 0 && d % 2 == 1 {
+        let x = &mut dst[d / 2];
+        *x = (*x & 0x0F) | (nibble(s) << 4);
+        (s, d, len) = (s + 1, d + 1, len - 1);
+    }
+    let whole = len / 2;
+    get_nibbles(src, s, &mut dst[d / 2..d / 2 + whole]);
+    if len % 2 == 1 {
+        let x = &mut dst[d / 2 + whole];
+        *x = (*x & 0xF0) | nibble(s + 2 * whole);
     }
 }
 
