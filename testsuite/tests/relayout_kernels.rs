@@ -27,8 +27,13 @@ fn each_family_gets_its_kernel() {
         ("u16[36,20,8,3]{3,2,1,0}", "u16[36,20,8,3]{3,1,0,2}", Runs),
         ("f32[512,1024]{1,0}", "f32[512,1024]{0,1}", Squares),
         ("f64[64,64,64]{2,1,0}", "f64[64,64,64]{0,2,1}", Squares),
-        ("u8[1024,3]{1,0}", "u8[1024,3]{0,1}", Blocks),
-        ("u8[64,3,64]{2,1,0}", "u8[64,3,64]{1,2,0}", Blocks),
+        // Runs of 3 bytes into tiles of 2 rows: blocks of 64 x 2.
+        ("u8[1024,3]{1,0}", "u8[1024,3]{0,1:T(2,128)}", Blocks),
+        // A few rows (3 to 8) split out of tuples, or woven into them.
+        ("u8[1024,3]{1,0}", "u8[1024,3]{0,1}", Split),
+        ("f32[3000,5]{1,0}", "f32[3000,5]{0,1}", Split),
+        ("u8[64,3,64]{2,1,0}", "u8[64,3,64]{1,2,0}", Weave),
+        ("pred[8,2,553]{2,1,0}", "pred[8,2,553]{0,2,1}", Weave),
         // Every other destination slot (`(2,1)` pairs of a dimension of
         // one, half padding): the blocks' order, element by element.
         (
@@ -280,14 +285,18 @@ fn describe_lists_each_box_and_the_block() {
     ] {
         assert_eq!(steps(from, to).block(), Some(block), "{from} -> {to}");
     }
-    // A rest of 36 rows past the 64 of a whole tile: its own box.
+    // A rest of 36 rows past the 64 of a whole tile: its own box (both
+    // split out of 3-tuples, without blocks).
     let s = steps("u8[100,3]{1,0}", "u8[100,3]{0,1:T(64)}");
-    assert_eq!(s.box_kernels(), [Blocks, Blocks]);
-    assert_eq!(s.block(), Some((64, 3)));
+    assert_eq!(s.box_kernels(), [Split, Split]);
+    assert_eq!(s.block(), None);
     assert!(
-        s.to_string().contains("boxes: 2, kernels: blocks 2\n"),
+        s.to_string().contains("boxes: 2, kernels: split 2\n"),
         "{s}"
     );
+    let s = steps("u8[100,3]{1,0}", "u8[100,3]{0,1:T(2,64)}");
+    assert_eq!(s.kernel(), Some(Blocks));
+    assert_eq!(s.block(), Some((64, 2)));
     // Runs have no block; strided steps neither.
     assert_eq!(
         steps("f32[64,256]{1,0}", "f32[64,256]{1,0:T(8,128)}").block(),
@@ -455,6 +464,30 @@ fn general_blocks_match_every_element() {
         ),
         ("f64[40,131,12]{1,2,0}", "f64[40,131,12]{1,2,0:T(8,128)}"),
         ("s16[227,32,25]{1,0,2}", "s16[227,32,25]{2,0,1}"),
+    ] {
+        matches_slots(from, to);
+        matches_slots(to, from);
+    }
+}
+
+/// A few rows (3 to 8) woven into one run of tuples and split back out
+/// of it (`weave`, `split`), for elements of 1 to 16 bytes: rows longer
+/// than the pieces they go in (700 = 2 x 256 + 188), rows past the first
+/// box of a tiled side, a loop outside, and rows too short for these
+/// kernels (12). Every slot checked, both directions.
+#[test]
+fn few_rows_match_every_element() {
+    for (from, to) in [
+        ("u8[3,700]{1,0}", "u8[3,700]{0,1}"),
+        ("s16[5,700]{1,0}", "s16[5,700]{0,1}"),
+        ("f32[7,700]{1,0}", "f32[7,700]{0,1}"),
+        ("f64[6,700]{1,0}", "f64[6,700]{0,1}"),
+        ("c128[8,300]{1,0}", "c128[8,300]{0,1}"),
+        ("bf16[4,700]{1,0}", "bf16[4,700]{0,1}"),
+        ("pred[8,2,553]{2,1,0}", "pred[8,2,553]{0,2,1}"),
+        ("u8[100,3]{1,0}", "u8[100,3]{0,1:T(64)}"),
+        ("f32[5,3,300]{2,1,0}", "f32[5,3,300]{1,0,2}"),
+        ("u16[12,5]{1,0}", "u16[12,5]{0,1}"),
     ] {
         matches_slots(from, to);
         matches_slots(to, from);

@@ -49,6 +49,7 @@
 //! destination piece zeroed where widths differ): approximate there, as
 //! neighbouring pieces share bytes.
 
+use super::few;
 use super::kernels::{self, sub_tile_nest, RelayoutKernel};
 use super::loops::{each, in_source_order};
 use super::modes::{Mode, Nest, MODES};
@@ -92,6 +93,9 @@ fn one_box<const N: usize>(n: &Nest, src: &[u8], dst: &mut [u8]) {
         return kernels::copy_nest::<[u8; N]>(n, src.as_chunks().0, dst.as_chunks_mut().0);
     }
     let put = &mut Slots::<N> { src, dst };
+    if few::shape(n, N).is_some() {
+        return few::lines(n, N, &mut |s, d, len| put.put(s, d, len));
+    }
     match kernel {
         RelayoutKernel::Element => put.put(n.src as usize, n.dst as usize, 1),
         RelayoutKernel::Units => {

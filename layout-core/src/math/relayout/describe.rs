@@ -48,11 +48,12 @@ pub struct RelayoutLoop {
 /// ");
 ///
 /// // A dimension that is not a multiple of the tile: the whole tiles and
-/// // the rest are two boxes, each with its own kernel.
+/// // the rest are two boxes, each with its own kernel (here both split
+/// // 3-tuples into 3 rows).
 /// let a = parse_array("u8[100,3]{1,0}").unwrap();
 /// let b = parse_array("u8[100,3]{0,1:T(64)}").unwrap();
 /// let steps = RelayoutPlan::new(&a, &b).unwrap().describe();
-/// assert_eq!(steps.box_kernels(), [RelayoutKernel::Blocks, RelayoutKernel::Blocks]);
+/// assert_eq!(steps.box_kernels(), [RelayoutKernel::Split, RelayoutKernel::Split]);
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct RelayoutSteps {

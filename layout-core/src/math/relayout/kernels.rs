@@ -17,6 +17,7 @@
 use core::fmt;
 
 use super::chunks;
+use super::few;
 use super::loops::{self, divisor_up_to, each, in_source_order, Fix, Same, Transposed};
 use super::modes::{Mode, Nest, MODES};
 use super::simd;
@@ -53,11 +54,13 @@ pub enum RelayoutKernel {
     Squares,
     /// Two source rows woven into one destination run of pairs (for
     /// 1-byte elements, four rows into 4-tuples: rows to the `(2,1)` and
-    /// `(4,1)` sub-tiles).
+    /// `(4,1)` sub-tiles); and 3 to 8 rows of any element into tuples (a
+    /// small dimension innermost in the destination only).
     Weave,
     /// One source run of pairs split into two destination rows (for
     /// 1-byte elements, of 4-tuples into four: the `(2,1)` and `(4,1)`
-    /// sub-tiles back to rows).
+    /// sub-tiles back to rows); and tuples of 3 to 8 elements of any size
+    /// into as many rows.
     Split,
     /// Strided steps, element by element along the innermost loop.
     Strided,
@@ -207,6 +210,12 @@ pub(crate) fn copy_as<T: Copy + 'static>(
             4 if const { core::mem::size_of::<T>() == 1 } => sub_tiles::<T, 4, 16>(n, src, dst),
             _ => any_box::<T, Same>(n, src, dst),
         },
+        RelayoutKernel::Weave | RelayoutKernel::Split
+            if few::shape(n, core::mem::size_of::<T>()).is_some() =>
+        {
+            note(kernel);
+            few::copy(n, src, dst);
+        }
         RelayoutKernel::Chunks => {
             note(RelayoutKernel::Chunks);
             if !chunks::copy_whole(n, src, dst) {
@@ -230,6 +239,13 @@ pub(crate) fn copy_as<T: Copy + 'static>(
 pub(crate) fn choose(n: &Nest, size: usize) -> RelayoutKernel {
     #[cfg(test)]
     tests::CHOSEN.with(|c| c.set(c.get() + 1));
+    if let Some((weave, _)) = few::shape(n, size) {
+        return if weave {
+            RelayoutKernel::Weave
+        } else {
+            RelayoutKernel::Split
+        };
+    }
     let kernel = choose_first(n, size);
     if chunks_fit(kernel, n, size) {
         return RelayoutKernel::Chunks;
@@ -367,6 +383,10 @@ fn tuned_kind(n: &Nest, size: usize, same: bool) -> Option<RelayoutKernel> {
 /// units or sub-tiles); `None` for kernels without blocks.
 #[inline(never)]
 pub(crate) fn block_of(kernel: RelayoutKernel, n: &Nest, size: usize) -> Option<(u64, u64)> {
+    if few::shape(n, size).is_some() {
+        // (A few rows woven or split: no blocks.)
+        return None;
+    }
     match kernel {
         RelayoutKernel::Blocks => {
             let (pm, qm) = transpose::sides(size);
@@ -881,8 +901,10 @@ mod tests {
             ("f32[64,48,5]{2,1,0}", "f32[64,48,5]{2,0,1}", Runs),
             ("f32[512,1024]{1,0}", "f32[512,1024]{0,1}", Squares),
             ("f64[64,64,64]{2,1,0}", "f64[64,64,64]{0,2,1}", Squares),
-            ("u8[1024,3]{1,0}", "u8[1024,3]{0,1}", Blocks),
-            ("u8[64,3,64]{2,1,0}", "u8[64,3,64]{1,2,0}", Blocks),
+            ("u8[1024,3]{1,0}", "u8[1024,3]{0,1:T(2,128)}", Blocks),
+            ("u8[1024,3]{1,0}", "u8[1024,3]{0,1}", Split),
+            ("f32[3000,5]{1,0}", "f32[3000,5]{0,1}", Split),
+            ("u8[64,3,64]{2,1,0}", "u8[64,3,64]{1,2,0}", Weave),
             (
                 "bf16[256,512]{1,0}",
                 "bf16[256,512]{1,0:T(8,128)(2,1)}",

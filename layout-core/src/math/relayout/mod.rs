@@ -25,6 +25,7 @@ mod ceiling;
 mod chunks;
 mod decide;
 mod describe;
+mod few;
 mod kernels;
 mod loops;
 mod modes;

@@ -235,3 +235,16 @@ pub(crate) const CHUNK_PAIRS_RUN: u64 = 8;
 /// 1.6x to 2.3x faster in chunks; at 256 bytes, blocks of 40 x 4 `s8` and
 /// 8 x 4 `s16` sub-tiles took them too and ran at 0.55x to 0.8x.
 pub(crate) const CHUNK_BLOCK_BYTES: u64 = 64;
+
+/// The most rows `few.rs` weaves into tuples or splits out of them (from
+/// 3; 2, and 4 of one-byte elements, are the tuned blocks').
+pub(crate) const FEW_ROWS: u64 = 8;
+
+/// The shortest rows `few.rs` takes: shorter ones are the blocks' (a
+/// few tuples a step is no stream to follow).
+pub(crate) const FEW_LEAST: u64 = 16;
+
+/// The tuples `few.rs` makes or takes apart at a time: a piece of each
+/// row and of the run, all in the L1 together (8 rows of 256 `f64` are
+/// 16 KiB, read once and written once).
+pub(crate) const FEW_PIECE: usize = 256;

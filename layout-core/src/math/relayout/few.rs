@@ -1,0 +1,153 @@
+//! A few rows woven into one run of tuples, or one run of tuples split
+//! into a few rows (`weave` and `split` for 3 to [`FEW_ROWS`] rows): a
+//! small dimension innermost on one side only, next to a dimension that
+//! is innermost on the other (`u8[8,2,553414]{2,1,0}` -> `{0,2,1}` weaves
+//! 8 rows into 8-tuples). Each step reads or writes every row and one
+//! run, all in order, a piece of [`FEW_PIECE`] tuples at a time, each
+//! tuple made (or taken apart) as an array of a size the compiler knows.
+//! The tuned blocks (`squares.rs`) keep the rows of 2 (and of 4 for
+//! one-byte elements), which they weave and split in vector registers.
+
+use super::loops::each;
+use super::modes::Nest;
+use super::tuning::{FEW_LEAST, FEW_PIECE, FEW_ROWS};
+
+/// What box `n` of elements of `size` bytes is to these kernels:
+/// `Some((true, r))` where its first loop is `r` source rows woven into
+/// `r`-tuples along its second, `Some((false, r))` where its first loop
+/// is a run of `r`-tuples split along its second into `r` rows; `None`
+/// for other boxes, for 2 rows (and 4 of one-byte elements: the tuned
+/// blocks' weave and split), more than [`FEW_ROWS`], or rows shorter
+/// than [`FEW_LEAST`].
+pub(crate) fn shape(n: &Nest, size: usize) -> Option<(bool, usize)> {
+    let [m0, m1, ..] = n.loops() else {
+        return None;
+    };
+    if m0.dst != 1 || m1.src != 1 {
+        return None;
+    }
+    // Rows woven: the first loop is the rows (a tuple in the
+    // destination); split: the second is (a tuple in the source).
+    let (weave, rows, len) = if m1.dst == m0.range && (3..=FEW_ROWS).contains(&m0.range) {
+        (true, m0.range, m1.range)
+    } else if m0.src == m1.range {
+        (false, m1.range, m0.range)
+    } else {
+        return None;
+    };
+    let tuned = rows == 2 || (rows == 4 && size == 1);
+    if tuned || !(3..=FEW_ROWS).contains(&rows) || len < FEW_LEAST {
+        return None;
+    }
+    Some((weave, usize::try_from(rows).ok()?))
+}
+
+/// Copies box `n` (of [`shape`] `Some`): `false`, with nothing copied,
+/// for any other box.
+#[inline(never)]
+pub(crate) fn copy<T: Copy>(n: &Nest, src: &[T], dst: &mut [T]) -> bool {
+    let Some((weave, rows)) = shape(n, core::mem::size_of::<T>()) else {
+        return false;
+    };
+    match rows {
+        3 => go::<T, 3>(weave, n, src, dst),
+        4 => go::<T, 4>(weave, n, src, dst),
+        5 => go::<T, 5>(weave, n, src, dst),
+        6 => go::<T, 6>(weave, n, src, dst),
+        7 => go::<T, 7>(weave, n, src, dst),
+        8 => go::<T, 8>(weave, n, src, dst),
+        _ => return false,
+    }
+    true
+}
+
+/// [`copy`] for `R` rows.
+fn go<T: Copy, const R: usize>(weave: bool, n: &Nest, src: &[T], dst: &mut [T]) {
+    let (m0, m1) = (n.modes[0], n.modes[1]);
+    let outer = &n.loops()[2..];
+    if weave {
+        // `R` rows `m0.src` apart, `m1.range` each.
+        let (len, row) = (m1.range as usize, m0.src as usize);
+        each(outer, n.src, n.dst, |s, d| {
+            weave_rows::<T, R>(src, s, row, &mut dst[d..d + len * R]);
+        });
+    } else {
+        let (len, row) = (m0.range as usize, m1.dst as usize);
+        each(outer, n.src, n.dst, |s, d| {
+            split_run::<T, R>(&src[s..s + len * R], dst, d, row);
+        });
+    }
+}
+
+/// The lines copy of box `n` (of [`shape`] `Some`), the relayout's
+/// ceiling: the same pieces of the rows and of the run, in the same
+/// order, copied as they are (`put(source offset, destination offset,
+/// length)`, in slots) instead of woven or split.
+pub(crate) fn lines(n: &Nest, size: usize, put: &mut dyn FnMut(usize, usize, usize)) {
+    let Some((weave, rows)) = shape(n, size) else {
+        return;
+    };
+    let (m0, m1) = (n.modes[0], n.modes[1]);
+    // The rows' length and stride, and the tuples' side.
+    let (len, row) = if weave {
+        (m1.range as usize, m0.src as usize)
+    } else {
+        (m0.range as usize, m1.dst as usize)
+    };
+    each(&n.loops()[2..], n.src, n.dst, |s, d| {
+        for at in (0..len).step_by(FEW_PIECE) {
+            let k = FEW_PIECE.min(len - at);
+            for r in 0..rows {
+                if weave {
+                    put(s + r * row + at, d + at * rows + r * k, k);
+                } else {
+                    put(s + at * rows + r * k, d + r * row + at, k);
+                }
+            }
+        }
+    });
+}
+
+/// Rows `s + r * row` (`r < R`) of `src` woven into `out`, tuple `i`
+/// made of element `i` of each row.
+#[inline(always)]
+fn weave_rows<T: Copy, const R: usize>(src: &[T], s: usize, row: usize, out: &mut [T]) {
+    let (out, _) = out.as_chunks_mut::<R>();
+    for (k, piece) in out.chunks_mut(FEW_PIECE).enumerate() {
+        let at = s + k * FEW_PIECE;
+        let rows: [&[T]; R] =
+            core::array::from_fn(|r| &src[at + r * row..at + r * row + piece.len()]);
+        for (i, o) in piece.iter_mut().enumerate() {
+            *o = core::array::from_fn(|r| rows[r][i]);
+        }
+    }
+}
+
+/// The tuples of `run` split into rows `d + r * row` (`r < R`) of `dst`,
+/// element `r` of tuple `i` to element `i` of row `r`: every row's piece
+/// written in the same pass over the tuples.
+#[inline(always)]
+fn split_run<T: Copy, const R: usize>(run: &[T], dst: &mut [T], d: usize, row: usize) {
+    let (run, _) = run.as_chunks::<R>();
+    for (k, piece) in run.chunks(FEW_PIECE).enumerate() {
+        let len = piece.len();
+        // The rows' pieces, `row` apart (at least the run's length: the
+        // destination's rows do not overlap).
+        let mut rest = &mut dst[d + k * FEW_PIECE..];
+        let mut rows: [&mut [T]; R] = core::array::from_fn(|r| {
+            let here = core::mem::take(&mut rest);
+            let (head, tail) = if r + 1 < R {
+                here.split_at_mut(row)
+            } else {
+                (here, &mut [][..])
+            };
+            rest = tail;
+            &mut head[..len]
+        });
+        for (i, t) in piece.iter().enumerate() {
+            for (out, &x) in rows.iter_mut().zip(t) {
+                out[i] = x;
+            }
+        }
+    }
+}
