@@ -759,11 +759,12 @@ impl NibbleBlock {
                 if bn == TILE_BYTES {
                     // Whole rows: copies of a known size, without a call
                     // (a loop of its own; with the length tested in the
-                    // loop, measured no faster).
+                    // loop, measured no faster), as the packed blocks'
+                    // nibble tiles copy theirs (at whole bytes here).
                     for (i, t) in tile[..pn].iter_mut().enumerate() {
                         let at = s + (p0 + i) * self.row + b0;
-                        if let Some(x) = src.get(at..).and_then(|x| x.first_chunk::<TILE_BYTES>()) {
-                            *t = *x;
+                        if !subbyte::whole_row(src, 2 * at, t) {
+                            t.copy_from_slice(&src[at..at + TILE_BYTES]);
                         }
                     }
                 } else {

@@ -353,7 +353,7 @@ fn nibble_run(src: &[u8], s: usize, dst: &mut [u8], d: usize, len: usize) {
 /// done, where `src` ends before the row's last byte (or the byte after
 /// it, for a row that starts inside a byte).
 #[inline(always)]
-fn whole_row(src: &[u8], at: usize, row: &mut [u8; 64]) -> bool {
+pub(crate) fn whole_row(src: &[u8], at: usize, row: &mut [u8; 64]) -> bool {
     let from = src.get(at / 2..);
     if at.is_multiple_of(2) {
         if let Some(x) = from.and_then(|x| x.first_chunk::<64>()) {
