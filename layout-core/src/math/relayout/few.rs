@@ -144,9 +144,26 @@ fn split_run<T: Copy, const R: usize>(run: &[T], dst: &mut [T], d: usize, row: u
             rest = tail;
             &mut head[..len]
         });
-        for (i, t) in piece.iter().enumerate() {
+        // Bytes eight tuples at a time: eight bytes of each row written
+        // at once, one store rather than eight (wider elements one tuple
+        // at a time, which the compiler vectorises: 2-byte elements in
+        // eights measured 0.82x to 0.92x).
+        let (groups, tail) = if const { core::mem::size_of::<T>() == 1 } {
+            piece.as_chunks::<8>()
+        } else {
+            (&[][..], piece)
+        };
+        for (g, group) in groups.iter().enumerate() {
+            for (r, out) in rows.iter_mut().enumerate() {
+                if let Some(o) = out.get_mut(8 * g..).and_then(|o| o.first_chunk_mut::<8>()) {
+                    *o = core::array::from_fn(|k| group[k][r]);
+                }
+            }
+        }
+        let at = 8 * groups.len();
+        for (i, t) in tail.iter().enumerate() {
             for (out, &x) in rows.iter_mut().zip(t) {
-                out[i] = x;
+                out[at + i] = x;
             }
         }
     }
