@@ -210,6 +210,16 @@ fn each_family_gets_its_kernel() {
             "s4[195,193]{0,1:T(16,128)(2,1)E(4)}",
             NibblePairs,
         ),
+        // `(4,1)` quads split into rows 93 nibbles apart, and 8-tuples
+        // split into rows of 301 and woven from them: the same, through
+        // 2 and 4 rows of bytes.
+        (
+            "s4[93,4,64]{0,2,1:T(8,128)(4,1)E(4)}",
+            "s4[93,4,64]{0,2,1:E(4)}",
+            NibblePairs,
+        ),
+        ("s4[8,301]{0,1:E(4)}", "s4[8,301]{1,0:E(4)}", NibblePairs),
+        ("s4[8,301]{1,0:E(4)}", "s4[8,301]{0,1:E(4)}", NibblePairs),
         ("s4[64,256]{1,0}", "s4[64,256]{1,0:E(4)}", Pack),
         ("s4[64,256]{1,0:E(4)}", "s4[64,256]{1,0}", Unpack),
         ("s4[6,5]{1,0:E(4)}", "s4[6,5]{0,1}", Packed),
@@ -488,6 +498,28 @@ fn few_rows_match_every_element() {
         ("u8[100,3]{1,0}", "u8[100,3]{0,1:T(64)}"),
         ("f32[5,3,300]{2,1,0}", "f32[5,3,300]{1,0,2}"),
         ("u16[12,5]{1,0}", "u16[12,5]{0,1}"),
+    ] {
+        matches_slots(from, to);
+        matches_slots(to, from);
+    }
+}
+
+/// Rows of nibbles woven into tuples of 2, 4 or 8 and split back out,
+/// where the rows or the tuples start inside a byte (odd extents): rows
+/// longer than a piece (600 = 2 x 256 + 88) or not, an odd number of
+/// tuples, a loop outside. Every slot checked, both directions.
+#[test]
+fn nibble_tuples_at_any_phase_match_every_element() {
+    for (from, to) in [
+        ("s4[8,301]{0,1:E(4)}", "s4[8,301]{1,0:E(4)}"),
+        ("s4[8,600]{0,1:E(4)}", "s4[8,600]{1,0:E(4)}"),
+        ("s4[4,601]{0,1:E(4)}", "s4[4,601]{1,0:E(4)}"),
+        ("s4[2,601]{0,1:E(4)}", "s4[2,601]{1,0:E(4)}"),
+        ("s4[3,8,77]{1,2,0:E(4)}", "s4[3,8,77]{2,1,0:E(4)}"),
+        (
+            "s4[93,4,64]{0,2,1:T(8,128)(4,1)E(4)}",
+            "s4[93,4,64]{0,2,1:E(4)}",
+        ),
     ] {
         matches_slots(from, to);
         matches_slots(to, from);

@@ -365,26 +365,28 @@ impl Copier {
         self.pairs_anywhere(n).map(|_| RelayoutKernel::NibblePairs)
     }
 
-    /// Nibble pairs (the `(2,1)` sub-tile of `E(4)`) at any place in
-    /// their bytes: `Some((true, m0, m1))` where two source rows (`m0`, 2
-    /// steps) are woven into one destination run (`m1`'s steps a pair
-    /// each), `Some((false, ..))` where one source run of pairs (`m0`'s
-    /// steps) is split into two rows (`m1`, 2 steps), with the other
+    /// A few rows of nibbles (2, 4 or 8: the `(2,1)` and `(4,1)` sub-tiles
+    /// of `E(4)`, a dimension of 8) at any place in their bytes: `Some((true,
+    /// k, m0, m1))` where `k` source rows (`m0`, `k` steps) are woven into
+    /// one destination run of `k`-tuples (`m1`'s steps a tuple each),
+    /// `Some((false, k, ..))` where one source run of `k`-tuples (`m0`'s
+    /// steps) is split into `k` rows (`m1`, `k` steps), with the other
     /// loops (`Nest::transposed`'s); `None` otherwise, and for rows
     /// shorter than [`NIBBLE_RUN`].
-    fn pairs_anywhere(&self, n: &Nest) -> Option<(bool, Mode, Mode, [Mode; MODES], usize)> {
+    fn pairs_anywhere(&self, n: &Nest) -> Option<(bool, u64, Mode, Mode, [Mode; MODES], usize)> {
         if self.src_bits != 4 || self.dst_bits != 4 || n.len < 2 {
             return None;
         }
         let (m0, m1, others, len) = n.transposed()?;
-        let way = if m0.range == 2 && m0.dst == 1 && m1.dst == 2 && m1.range >= NIBBLE_RUN {
-            true
-        } else if m1.range == 2 && m0.src == 2 && m0.dst == 1 && m0.range >= NIBBLE_RUN {
-            false
+        let k = m0.range;
+        let (way, k) = if m0.dst == 1 && m1.dst == k && m1.range >= NIBBLE_RUN {
+            (true, k)
+        } else if m0.src == m1.range && m0.dst == 1 && m0.range >= NIBBLE_RUN {
+            (false, m1.range)
         } else {
             return None;
         };
-        Some((way, m0, m1, others, len))
+        matches!(k, 2 | 4 | 8).then_some((way, k, m0, m1, others, len))
     }
 
     /// [`Copier::pairs_anywhere`]'s rows woven or split a piece at a
@@ -392,36 +394,22 @@ impl Copier {
     /// (shifted by a nibble where they start inside a byte), woven or
     /// split there, and written to the destination the same way.
     fn pairs_at_any_phase(&self, n: &Nest, src: &[u8], dst: &mut [u8]) -> bool {
-        let Some((way, m0, m1, others, len)) = self.pairs_anywhere(n) else {
+        let Some((way, k, m0, m1, others, len)) = self.pairs_anywhere(n) else {
             return false;
         };
-        let (mut a, mut b, mut pairs) = ([0u8; PAIRS / 2], [0u8; PAIRS / 2], [0u8; PAIRS]);
-        if way {
-            // Rows `m0.src` apart, `m1.range` nibbles each.
-            let (rows, row) = (m1.range as usize, m0.src as usize);
-            each(&others[..len], n.src, n.dst, |s, d| {
-                for at in (0..rows).step_by(PAIRS) {
-                    let k = PAIRS.min(rows - at);
-                    let half = k.div_ceil(2);
-                    subbyte::get_nibbles(src, s + at, &mut a[..half]);
-                    subbyte::get_nibbles(src, s + row + at, &mut b[..half]);
-                    weave(&a[..half], &b[..half], &mut pairs[..2 * half]);
-                    subbyte::put_nibbles(&pairs, 2 * k, dst, d + 2 * at);
-                }
-            });
+        // Each piece through `k / 2` rows of bytes, every byte a pair of
+        // the tuples' nibbles (`2q`, `2q + 1`), woven into (split from)
+        // the two rows of those nibbles.
+        let (rows, row) = if way {
+            (m1.range as usize, m0.src as usize)
         } else {
-            // A run of `m0.range` pairs into rows `m1.dst` apart.
-            let (rows, row) = (m0.range as usize, m1.dst as usize);
-            each(&others[..len], n.src, n.dst, |s, d| {
-                for at in (0..rows).step_by(PAIRS) {
-                    let k = PAIRS.min(rows - at);
-                    let half = k.div_ceil(2);
-                    subbyte::get_nibbles(src, s + 2 * at, &mut pairs[..2 * half]);
-                    unweave(&pairs[..2 * half], &mut a[..half], &mut b[..half]);
-                    subbyte::put_nibbles(&a, k, dst, d + at);
-                    subbyte::put_nibbles(&b, k, dst, d + row + at);
-                }
-            });
+            (m0.range as usize, m1.dst as usize)
+        };
+        let outer = &others[..len];
+        match k {
+            2 => tuples_any_phase::<1>(way, outer, n, rows, row, src, dst),
+            4 => tuples_any_phase::<2>(way, outer, n, rows, row, src, dst),
+            _ => tuples_any_phase::<4>(way, outer, n, rows, row, src, dst),
         }
         true
     }
@@ -820,8 +808,72 @@ impl Fix<[u8; 2]> for NibbleSquare {
     }
 }
 
-/// Pairs a piece of [`Copier::pairs_at_any_phase`] takes at a time.
+/// Tuples a piece of [`Copier::pairs_at_any_phase`] takes at a time.
 const PAIRS: usize = 256;
+
+/// [`Copier::pairs_at_any_phase`] for tuples of `2 * H` nibbles (`H`
+/// bytes): `len` of them woven from (`way`) or split into `2 * H` rows
+/// `row` apart, under the loops `outer`, a piece of [`PAIRS`] at a time.
+#[allow(clippy::too_many_arguments)]
+fn tuples_any_phase<const H: usize>(
+    way: bool,
+    outer: &[Mode],
+    n: &Nest,
+    len: usize,
+    row: usize,
+    src: &[u8],
+    dst: &mut [u8],
+) {
+    let (mut a, mut b) = ([0u8; PAIRS / 2], [0u8; PAIRS / 2]);
+    let mut bytes = [[0u8; PAIRS]; H];
+    let mut run = [[0u8; H]; PAIRS];
+    let k2 = 2 * H;
+    // (Pairs, `H` = 1, are their own row of bytes: no bytes to weave or
+    // split.)
+    if way {
+        each(outer, n.src, n.dst, |s, d| {
+            for at in (0..len).step_by(PAIRS) {
+                let p = PAIRS.min(len - at);
+                let half = p.div_ceil(2);
+                for (q, x) in bytes.iter_mut().enumerate() {
+                    let r = s + 2 * q * row + at;
+                    subbyte::get_nibbles(src, r, &mut a[..half]);
+                    subbyte::get_nibbles(src, r + row, &mut b[..half]);
+                    let x = if H == 1 { run.as_flattened_mut() } else { x };
+                    weave(&a[..half], &b[..half], &mut x[..2 * half]);
+                }
+                if H > 1 {
+                    for (i, t) in run[..p].iter_mut().enumerate() {
+                        *t = core::array::from_fn(|q| bytes[q][i]);
+                    }
+                }
+                subbyte::put_nibbles(run.as_flattened(), k2 * p, dst, d + k2 * at);
+            }
+        });
+    } else {
+        each(outer, n.src, n.dst, |s, d| {
+            for at in (0..len).step_by(PAIRS) {
+                let p = PAIRS.min(len - at);
+                let half = p.div_ceil(2);
+                subbyte::get_nibbles(src, s + k2 * at, run[..2 * half].as_flattened_mut());
+                if H > 1 {
+                    for (i, t) in run[..2 * half].iter().enumerate() {
+                        for (x, &y) in bytes.iter_mut().zip(t) {
+                            x[i] = y;
+                        }
+                    }
+                }
+                for (q, x) in bytes.iter().enumerate() {
+                    let x = if H == 1 { run.as_flattened() } else { x };
+                    unweave(&x[..2 * half], &mut a[..half], &mut b[..half]);
+                    let r = d + 2 * q * row + at;
+                    subbyte::put_nibbles(&a, p, dst, r);
+                    subbyte::put_nibbles(&b, p, dst, r + row);
+                }
+            }
+        });
+    }
+}
 
 /// Nibbles a piece of [`weave_quads`] and [`split_quads`] takes at a
 /// time (a byte of each on the stack, twice).

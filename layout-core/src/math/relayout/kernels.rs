@@ -81,8 +81,8 @@ pub enum RelayoutKernel {
     NibbleSquares,
     /// `E(4)` `(2,1)` nibble pairs: two rows woven into one run of pairs,
     /// or one run split into two rows (where a row or the run starts
-    /// inside a byte, shifted by a nibble on the way); and `(4,1)` quads,
-    /// four rows, on whole bytes.
+    /// inside a byte, shifted by a nibble on the way); and tuples of 4
+    /// (`(4,1)` quads) or 8 nibbles the same way.
     NibblePairs,
     /// An `E(4)` transpose whose rows and columns all start on whole
     /// bytes: tiles of nibbles transposed in registers.
