@@ -219,6 +219,13 @@ fn each_family_gets_its_kernel() {
             NibblePairs,
         ),
         ("s4[8,301]{0,1:E(4)}", "s4[8,301]{1,0:E(4)}", NibblePairs),
+        // Runs of 45 quads (fewer than 64), continued in the destination
+        // by the next loop: the chunks, which join that loop.
+        (
+            "s4[16,45,96]{1,0,2:T(8,128)(4,1)E(4)}",
+            "s4[16,45,96]{1,2,0:E(4)}",
+            PackedChunks,
+        ),
         ("s4[8,301]{1,0:E(4)}", "s4[8,301]{0,1:E(4)}", NibblePairs),
         ("s4[64,256]{1,0}", "s4[64,256]{1,0:E(4)}", Pack),
         ("s4[64,256]{1,0:E(4)}", "s4[64,256]{1,0}", Unpack),

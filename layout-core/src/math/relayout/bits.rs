@@ -12,7 +12,9 @@ use super::modes::{Mode, Nest, MODES};
 use super::simd;
 use super::squares;
 use super::subbyte;
-use super::tuning::{CHUNK_PAIRS_RUN, NIBBLE_ROWS, NIBBLE_RUN, TILE_BYTES, TILE_ROWS};
+use super::tuning::{
+    CHUNK_PAIRS_RUN, NIBBLE_ROWS, NIBBLE_RUN, NIBBLE_TUPLES_RUN, TILE_BYTES, TILE_ROWS,
+};
 use crate::base::element::ElementType;
 
 /// Low `w` bits set.
@@ -372,21 +374,27 @@ impl Copier {
     /// `Some((false, k, ..))` where one source run of `k`-tuples (`m0`'s
     /// steps) is split into `k` rows (`m1`, `k` steps), with the other
     /// loops (`Nest::transposed`'s); `None` otherwise, and for rows
-    /// shorter than [`NIBBLE_RUN`].
+    /// shorter than [`NIBBLE_RUN`] (pairs) or [`NIBBLE_TUPLES_RUN`].
     fn pairs_anywhere(&self, n: &Nest) -> Option<(bool, u64, Mode, Mode, [Mode; MODES], usize)> {
         if self.src_bits != 4 || self.dst_bits != 4 || n.len < 2 {
             return None;
         }
         let (m0, m1, others, len) = n.transposed()?;
-        let k = m0.range;
-        let (way, k) = if m0.dst == 1 && m1.dst == k && m1.range >= NIBBLE_RUN {
-            (true, k)
-        } else if m0.src == m1.range && m0.dst == 1 && m0.range >= NIBBLE_RUN {
-            (false, m1.range)
+        let tuple = |k: u64| matches!(k, 2 | 4 | 8);
+        // (Where, and the tuples and their count.)
+        let (way, k, count) = if m0.dst == 1 && m1.dst == m0.range && tuple(m0.range) {
+            (true, m0.range, m1.range)
+        } else if m0.dst == 1 && m0.src == m1.range && tuple(m1.range) {
+            (false, m1.range, m0.range)
         } else {
             return None;
         };
-        matches!(k, 2 | 4 | 8).then_some((way, k, m0, m1, others, len))
+        let least = if k == 2 {
+            NIBBLE_RUN
+        } else {
+            NIBBLE_TUPLES_RUN
+        };
+        (count >= least).then_some((way, k, m0, m1, others, len))
     }
 
     /// [`Copier::pairs_anywhere`]'s rows woven or split a piece at a

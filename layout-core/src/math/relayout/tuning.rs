@@ -169,6 +169,14 @@ pub(crate) const SQUARES_LEAST: u64 = 64;
 /// memcpy); the packed blocks take those.
 pub(crate) const NIBBLE_RUN: u64 = 16;
 
+/// The fewest tuples of 4 or 8 nibbles that the nibble pairs kernel
+/// weaves or splits at any place in their bytes (`bits.rs`, through rows
+/// of bytes); shorter runs go in chunks, which join the loops that
+/// continue them. Two binaries in turn: runs of 33 and 45 quads
+/// measured 0.62x and 0.51x of the chunks, 64 and 96 1.05x and 1.03x,
+/// 128 2.0x.
+pub(crate) const NIBBLE_TUPLES_RUN: u64 = 64;
+
 /// The shortest destination run a nibble transpose takes: runs of 2
 /// nibbles (a `(2,1)` pair as the destination's run) make tiles one byte
 /// tall (`s4[32,108,144,64]` into `T(8,128)(2,1)`: 0.05x of memcpy, 0.15x
