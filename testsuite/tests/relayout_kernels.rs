@@ -425,6 +425,30 @@ fn squares_edges_match_every_element() {
     }
 }
 
+/// Squares two columns wide (4-byte units of `(4,1)` sub-tiles, `u32`
+/// into `T(2,128)`) whose source rows a later loop continues: that loop
+/// joins the block or goes first, and where no divisor of it fits (89 and
+/// 45 tiles) the box is cut into whole joins and a rest.
+#[test]
+fn squares_two_columns_wide_match_every_element() {
+    use xla_layout::RelayoutKernel::*;
+    for (from, to) in [
+        ("s8[300,4,716]{2,1,0}", "s8[300,4,716]{0,2,1:T(8,128)(4,1)}"),
+        ("s8[260,4,64]{2,1,0}", "s8[260,4,64]{0,2,1:T(8,128)(4,1)}"),
+        ("u32[90,300]{0,1}", "u32[90,300]{1,0:T(2,128)}"),
+        ("u32[64,300]{0,1}", "u32[64,300]{1,0:T(2,128)}"),
+    ] {
+        let (a, b) = (parse_array(from).unwrap(), parse_array(to).unwrap());
+        let steps = RelayoutPlan::new(&a, &b).unwrap().describe();
+        let kernels = steps.box_kernels();
+        assert!(
+            kernels.iter().any(|k| matches!(k, Squares | Units)),
+            "{from} -> {to}:\n{steps}"
+        );
+        matches_slots(from, to);
+    }
+}
+
 /// Pairs nobody tuned a kernel for (drawn like the `relayout_pairs`
 /// bench's, smaller): odd extents, rows that start at odd nibbles, `(2,1)`
 /// sub-tiles against other orders, tiles of 2 rows on both sides, and

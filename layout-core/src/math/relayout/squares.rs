@@ -97,20 +97,19 @@ impl Tuned {
         let line = 64 / size;
         let p_next = p_continues(&m0, &outer[..len], line);
         // A source run shorter than a line that continues in a later loop
-        // (the destination tiled across the transpose; runs and rows of 2
-        // keep the paths below): where the destination's runs are short
-        // too (tiled on both sides) or the source's are under 16 bytes, a
-        // line's worth of that loop joins the block, and with both short
-        // the first loop then gives a square's side; where the
-        // destination's runs are long, that loop goes first, so that the
-        // blocks after this one read the rest of its source lines while
-        // they are cached. Interleaved runs, fractions of memcpy: f32
-        // `{1,0:T(8,128)}` -> `{0,1:T(8,128)}` 0.23x with neither, 0.36x
-        // with a line of each, 0.44x so; u8 `{0,1}` -> `{1,0:T(8,128)}`
-        // 0.07x without, 0.20x with the line, 0.33x going first too; f32
-        // and bf16 (16- and 32-byte runs, no faster with the line) 0.25x
-        // to 0.37x and 0.19x to 0.25x going first.
-        let q_next = (block.rp > 2 && (3..line).contains(&block.rq))
+        // (the destination tiled across the transpose; pairs that are
+        // woven or split keep the paths below): where the destination's
+        // runs are short too (tiled on both sides) or the source's are
+        // under 16 bytes, a line's worth of that loop joins the block, and
+        // with both short the first loop then gives a square's side; where
+        // the destination's runs are long, that loop goes first, so that
+        // the blocks after this one read the rest of their source lines
+        // while those are cached (docs/relayout.md, "Source lines used
+        // whole").
+        let woven =
+            pairs(2, block.sp as u64, size) || pairs(block.rp as u64, block.dq as u64, size);
+        let short = (3..line).contains(&block.rq) || (block.rq == 2 && !woven);
+        let q_next = (block.rp > 2 && short)
             .then(|| {
                 let first = usize::from(p_next);
                 let k = outer[first..len].iter().position(|m| m.src == mq.range)?;
