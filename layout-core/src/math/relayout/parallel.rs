@@ -12,6 +12,7 @@ use alloc::vec::Vec;
 use rayon::prelude::*;
 
 use super::modes::Nest;
+use super::tuning::PART_LINES;
 
 /// One part: a box with its outermost loop cut to a range, and the slots
 /// `lo..hi` of the destination it writes.
@@ -35,10 +36,10 @@ pub(crate) struct Part {
 ///
 /// Where a step of that loop moves less than a cache line of the source
 /// (`src_line` source slots), each part keeps at least a line's worth of
-/// steps: cut finer, the parts read the same lines and each transposes
-/// narrow columns (an `E(4)` pair whose outermost destination loop is the
-/// source's contiguous one, 38 nibbles long, ran 4x slower on two threads
-/// than on one, cut into parts of 5 nibbles).
+/// steps, and up to [`PART_LINES`] lines' worth where that still leaves a
+/// part for every thread: cut finer, the parts read the same lines, or
+/// each a stretch of every source row, and each transposes narrow
+/// columns.
 pub(crate) fn parts(
     mut each_box: impl FnMut(&mut dyn FnMut(&Nest)),
     per_thread: u64,
@@ -80,7 +81,11 @@ pub(crate) fn parts(
             return;
         };
         let least = if top.src < src_line {
-            src_line.div_ceil(top.src.max(1))
+            // A line's worth of steps at least, and up to
+            // `PART_LINES` lines while every thread still gets a part.
+            let line = src_line.div_ceil(top.src.max(1));
+            let lines = (PART_LINES * src_line).div_ceil(top.src.max(1));
+            lines.min(top.range.div_ceil(threads)).max(line)
         } else {
             1
         };
@@ -170,4 +175,46 @@ pub(crate) fn run<T: Send>(
         }
     });
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The step counts of the parts of one box.
+    fn steps(loops: &[(u64, u64, u64)], src_line: u64) -> Vec<u64> {
+        let n = Nest::of(loops, 0, 0);
+        let parts = parts(|f| f(&n), 4, src_line, 1).unwrap();
+        parts
+            .iter()
+            .map(|p| p.nest.loops().last().unwrap().range)
+            .collect()
+    }
+
+    #[test]
+    fn parts_of_a_source_run_keep_whole_lines() {
+        let threads = rayon::current_num_threads().max(1) as u64;
+        // The `f16` rows of 446 x 304 under a loop of 256 that is the
+        // source's run (32 slots a line): parts of up to four lines, one
+        // for every thread at least where 256 allows.
+        let run = [(446, 77824, 1), (304, 256, 446), (256, 1, 135_584)];
+        let got = steps(&run, 32);
+        assert_eq!(got.iter().sum::<u64>(), 256);
+        let want = 128.min(256u64.div_ceil(threads)).max(32);
+        assert!(got[..got.len() - 1].iter().all(|&s| s == want), "{got:?}");
+        assert_eq!(got.len() as u64, 256u64.div_ceil(want));
+        // A loop of 32 `s32` (16 a line): parts of one line.
+        let short = [(204_820, 32, 1), (32, 1, 204_820)];
+        let got = steps(&short, 16);
+        let want = 16.min(32u64.div_ceil(threads)).max(16);
+        assert_eq!(got, alloc::vec![want; (32 / want) as usize]);
+        // An outer loop whose steps are a line or more: four parts a
+        // thread.
+        let wide = [(16, 1, 1), (1000, 16, 16)];
+        let got = steps(&wide, 16);
+        assert_eq!(
+            got.len() as u64,
+            1000u64.div_ceil(1000u64.div_ceil(4 * threads))
+        );
+    }
 }
