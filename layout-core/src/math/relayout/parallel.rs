@@ -206,8 +206,7 @@ mod tests {
         // A loop of 32 `s32` (16 a line): parts of one line.
         let short = [(204_820, 32, 1), (32, 1, 204_820)];
         let got = steps(&short, 16);
-        let want = 16.min(32u64.div_ceil(threads)).max(16);
-        assert_eq!(got, alloc::vec![want; (32 / want) as usize]);
+        assert_eq!(got, [16, 16]);
         // An outer loop whose steps are a line or more: four parts a
         // thread.
         let wide = [(16, 1, 1), (1000, 16, 16)];
