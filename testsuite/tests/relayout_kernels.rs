@@ -392,6 +392,12 @@ fn squares_edges_match_every_element() {
         // side, 16 (a square) of 40 here, and of 37 (no divisor fits)
         // the box is cut into 32 and 5.
         ("s16[40,32,64]{1,0,2}", "s16[40,32,64]{2,0,1}"),
+        // Source runs of 9 and 5 bytes continued by a loop of 8 and 14:
+        // all of it joins (a line's worth rounded up), and the box is
+        // cut where no divisor fits.
+        ("u8[70,128,9,8]{2,3,0,1}", "u8[70,128,9,8]{1,3,2,0}"),
+        ("f16[30,100,5,14]{2,3,0,1}", "f16[30,100,5,14]{1,3,2,0}"),
+        ("pred[60,100,13,5]{2,3,0,1}", "pred[60,100,13,5]{1,3,2,0}"),
         ("s16[37,32,64]{1,0,2}", "s16[37,32,64]{2,0,1}"),
         ("f16[9,64,1,48]{1,0,2,3}", "f16[9,64,1,48]{3,0,1,2}"),
         // Runs shorter than a line: bytes in blocks of 32 and of 16 a

@@ -133,9 +133,9 @@ impl Tuned {
         };
         if let Some(k) = q_next {
             let m = outer[k];
-            let c = divisor_up_to(m.range, line / block.rq);
+            let c = divisor_up_to(m.range, line.div_ceil(block.rq));
             if p_next || block.rq * size < 16 {
-                poor_join(m, c, line / block.rq);
+                poor_join(m, c, line.div_ceil(block.rq));
             }
             if c > 1 && (p_next || block.rq * size < 16) {
                 block.join_q(&mut outer, k, c);
