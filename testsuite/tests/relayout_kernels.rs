@@ -466,7 +466,7 @@ fn general_blocks_match_every_element() {
         ("s4[14,675]{1,0:E(4)}", "s4[14,675]{0,1:E(4)}"),
         // Destination columns of one `(4,1)` sub-tile (4 bytes) under
         // source rows of 128: the loop that continues the columns (23
-        // steps, no divisor fits) walks the blocks first.
+        // steps) walks the blocks first.
         (
             "pred[16,8,32,23]{2,1,0,3:T(32,128)(4,1)}",
             "pred[16,8,32,23]{3,0,1,2:T(32,128)(4,1)}",

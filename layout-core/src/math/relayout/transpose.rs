@@ -191,7 +191,7 @@ impl Blocks {
         // columns goes first, so that the next blocks fill the rest of
         // those destination lines while they are cached.
         if p.saturating_mul(2) <= p_most && q.saturating_mul(2) >= q_most {
-            let next = (ps as u64).checked_mul(p);
+            let next = ps.checked_mul(p);
             if let Some(k) = b.outer[..b.len].iter().position(|m| Some(m.dst) == next) {
                 b.outer[..=k].rotate_right(1);
             }
