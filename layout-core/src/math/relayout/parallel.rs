@@ -36,10 +36,10 @@ pub(crate) struct Part {
 ///
 /// Where a step of that loop moves less than a cache line of the source
 /// (`src_line` source slots), each part keeps at least a line's worth of
-/// steps, and up to [`PART_LINES`] lines' worth where that still leaves a
-/// part for every thread: cut finer, the parts read the same lines, or
-/// each a stretch of every source row, and each transposes narrow
-/// columns.
+/// steps, and up to [`PART_LINES`] lines' worth where the loop splits
+/// into equal parts of whole lines for every thread: cut finer, the parts
+/// read the same lines, or each a stretch of every source row, and each
+/// transposes narrow columns.
 pub(crate) fn parts(
     mut each_box: impl FnMut(&mut dyn FnMut(&Nest)),
     per_thread: u64,
@@ -81,18 +81,27 @@ pub(crate) fn parts(
             return;
         };
         let least = if top.src < src_line {
-            // A line's worth of steps at least, and up to
-            // `PART_LINES` lines while every thread still gets a part.
+            // A line's worth of steps at least; up to `PART_LINES` lines
+            // where the loop splits into equal parts of whole lines for
+            // every thread (a part that ends mid-line, or a last part
+            // shorter than the others, costs more than the lines gain).
             let line = src_line.div_ceil(top.src.max(1));
-            let lines = (PART_LINES * src_line).div_ceil(top.src.max(1));
-            lines.min(top.range.div_ceil(threads)).max(line)
+            (1..=PART_LINES)
+                .rev()
+                .map(|k| k * line)
+                .find(|&step| top.range.is_multiple_of(step.saturating_mul(threads)))
+                .unwrap_or(line)
         } else {
             1
         };
+        // (Whole multiples of `least`: every part starts where the box
+        // does in its lines.)
         let step = top
             .range
             .div_ceil(threads.saturating_mul(per_thread.max(1)))
             .max(least)
+            .checked_next_multiple_of(least)
+            .unwrap_or(top.range)
             .max(1);
         if out.try_reserve(top.range.div_ceil(step) as usize).is_err() {
             ok = false;
@@ -200,9 +209,21 @@ mod tests {
         let run = [(446, 77824, 1), (304, 256, 446), (256, 1, 135_584)];
         let got = steps(&run, 32);
         assert_eq!(got.iter().sum::<u64>(), 256);
-        let want = 128.min(256u64.div_ceil(threads)).max(32);
-        assert!(got[..got.len() - 1].iter().all(|&s| s == want), "{got:?}");
-        assert_eq!(got.len() as u64, 256u64.div_ceil(want));
+        let want = [128, 64, 32]
+            .into_iter()
+            .find(|&w| 256 % (w * threads) == 0)
+            .unwrap_or(32);
+        assert!(got.iter().all(|&s| s == want), "{got:?}");
+        assert_eq!(got.len() as u64, 256 / want);
+        // A loop of 786 nibbles (128 a line), which no number of whole
+        // lines splits evenly between two threads: parts of one line,
+        // so that every part starts where the box does in its bytes.
+        let odd = [(256, 786, 1), (564, 201_216, 256), (786, 1, 144_384)];
+        let got = steps(&odd, 128);
+        assert!(
+            got.iter().all(|&s| s % 128 == 0 || s == 786 % 128),
+            "{got:?}"
+        );
         // A loop of 32 `s32` (16 a line): parts of one line.
         let short = [(204_820, 32, 1), (32, 1, 204_820)];
         let got = steps(&short, 16);
