@@ -260,9 +260,9 @@ pub(crate) const FEW_PIECE: usize = 256;
 /// Source lines (the most) in each rayon part of a box whose outermost
 /// loop is the source's contiguous one, where the loop splits into equal
 /// parts of whole lines for every thread (`parallel::parts`; else parts
-/// of one line). Parts of one line each
-/// read 64 bytes of every source row: `f16[304,256,1,446]{1,0,2,3}` ->
-/// `{3,0,1,2}` ran 0.88x-1.0x of one thread's speed on two threads so,
-/// 1.4x-2.1x in parts of four lines (docs/relayout.md).
+/// of one line). Parts of one line each read 64 bytes of every source
+/// row: `f16[304,256,1,446]{1,0,2,3}` -> `{3,0,1,2}` ran 0.88x-1.0x of
+/// one thread's speed on two threads so, 1.4x-2.1x in parts of four
+/// lines (docs/relayout.md).
 #[cfg(feature = "rayon")]
 pub(crate) const PART_LINES: u64 = 4;
