@@ -296,6 +296,14 @@ fn describe_lists_each_box_and_the_block() {
             "u8[2048,6000]{0,1}",
             (64, 128),
         ),
+        // Columns of 2 `u32` (`T(2,128)`) continued by a loop of 4009
+        // steps, which no join of 8 divides: the box is cut, and its
+        // whole joins take blocks of 128 x 16.
+        (
+            "u32[8018,512]{0,1}",
+            "u32[8018,512]{1,0:T(2,128)}",
+            (128, 16),
+        ),
         // The middle dimension continues both runs (64 B of the source a
         // row): 16 of its steps join the source's side of the block.
         ("s16[48,32,256]{1,0,2}", "s16[48,32,256]{2,0,1}", (256, 512)),

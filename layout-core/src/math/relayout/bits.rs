@@ -6,11 +6,11 @@
 //! otherwise.
 
 use super::chunks::{self, Chunk};
+use super::few;
 use super::kernels::{self, RelayoutKernel};
 use super::loops::{each, Fix};
 use super::modes::{Mode, Nest, MODES};
 use super::simd;
-use super::squares;
 use super::subbyte;
 use super::tuning::{
     CHUNK_PAIRS_RUN, NIBBLE_ROWS, NIBBLE_RUN, NIBBLE_TUPLES_RUN, TILE_BYTES, TILE_ROWS,
@@ -898,7 +898,7 @@ fn weave_quads(src: &[u8], s: usize, row: usize, nibbles: usize, out: &mut [u8])
         let r = |k: usize| &src[s + k * row + at / 2..s + k * row + (at + len) / 2];
         weave(r(0), r(1), &mut low[..len]);
         weave(r(2), r(3), &mut high[..len]);
-        squares::weave(&low[..len], &high[..len], &mut out[2 * at..2 * (at + len)]);
+        few::weave(&low[..len], &high[..len], &mut out[2 * at..2 * (at + len)]);
     }
 }
 
@@ -912,7 +912,7 @@ fn split_quads(run: &[u8], dst: &mut [u8], d: usize, row: usize) {
         // As arrays of one byte, which `simd` splits 16 bytes at a time.
         let pairs = run[2 * at..2 * (at + len)].as_chunks::<1>().0;
         let (lo, hi) = (&mut low[..len], &mut high[..len]);
-        squares::split(pairs, lo.as_chunks_mut::<1>().0, hi.as_chunks_mut::<1>().0);
+        few::split(pairs, lo.as_chunks_mut::<1>().0, hi.as_chunks_mut::<1>().0);
         let (a0, a1) = (d + at / 2, d + (at + len) / 2);
         let (r0, rest) = dst[a0..a1 + 3 * row].split_at_mut(row);
         let (r1, rest) = rest.split_at_mut(row);

@@ -21,7 +21,7 @@ use super::few;
 use super::loops::{self, divisor_up_to, each, in_source_order, Fix, Same, Transposed};
 use super::modes::{Mode, Nest, MODES};
 use super::simd;
-use super::squares::{blocks, tuned, Tuned};
+use super::squares::{self, blocks, tuned, Tuned};
 use super::staged;
 use super::transpose::{self, Whole};
 use super::tuning::{
@@ -394,7 +394,7 @@ pub(crate) fn block_of(kernel: RelayoutKernel, n: &Nest, size: usize) -> Option<
             Some((b.rows().len() as u64, b.cols().len() as u64))
         }
         RelayoutKernel::Squares | RelayoutKernel::Weave | RelayoutKernel::Split => {
-            Tuned::plan(n, size, true).map(|t| t.side(size))
+            squares::side_of(n, size)
         }
         RelayoutKernel::Units => {
             let r = sub_tile_side(size, n.loops().first()?.range);

@@ -6,6 +6,7 @@
 
 use core::ops::Range;
 
+use super::few::{split, split4, weave, weave4};
 use super::kernels::{any_box, note, RelayoutKernel};
 use super::loops::{divisor_up_to, each, each_ahead, in_source_order, Fix};
 use super::modes::{Mode, Nest, MODES};
@@ -217,6 +218,19 @@ impl Tuned {
     }
 }
 
+/// [`Tuned::side`] of box `n` as [`blocks`] copies it: where the plan
+/// cuts the box (a loop that no join divides), the side of its first
+/// part, the whole joins. Out of line: the parts' nests and plans are on
+/// the stack only while a plan is described.
+#[inline(never)]
+pub(crate) fn side_of(n: &Nest, size: usize) -> Option<(u64, u64)> {
+    let t = Tuned::plan(n, size, true)?;
+    match t.poor {
+        Some((i, at)) => Tuned::plan(&n.cut(i, at).0, size, true).map(|t| t.side(size)),
+        None => Some(t.side(size)),
+    }
+}
+
 /// Copies box `n` by its tuned blocks, as [`Tuned::plan`] makes them:
 /// by the kernel (weave, split or squares) that `kernels::choose` read
 /// from the same plan. The box is one `choose` gave such a kernel (so a
@@ -352,57 +366,6 @@ fn square(pn: usize, qn: usize, p: usize, q: usize, size: usize, rows: usize) ->
         (rest(qm, p), qm)
     } else {
         (pm, qm)
-    }
-}
-
-/// Rows `a` and `b` woven into one run of pairs: `run[2i] = a[i]`,
-/// `run[2i + 1] = b[i]`.
-pub(crate) fn weave<T: Copy + 'static>(a: &[T], b: &[T], run: &mut [T]) {
-    // The compiler vectorises this loop as it is (`simd` shuffles here
-    // measured 6% more instructions).
-    for ((o, x), y) in run.chunks_exact_mut(2).zip(a).zip(b) {
-        o[0] = *x;
-        o[1] = *y;
-    }
-}
-
-/// One run of pairs split into rows `a` and `b`: the inverse of
-/// [`weave`].
-pub(crate) fn split<T: Copy + 'static>(run: &[T], a: &mut [T], b: &mut [T]) {
-    let k = simd::split(run, a, b);
-    for ((i, x), y) in run[2 * k..]
-        .chunks_exact(2)
-        .zip(&mut a[k..])
-        .zip(&mut b[k..])
-    {
-        *x = i[0];
-        *y = i[1];
-    }
-}
-
-/// Four rows woven into one run of 4-tuples: `rows[k][i]` into
-/// `run[4i + k]`.
-fn weave4<T: Copy + 'static>(rows: [&[T]; 4], run: &mut [T]) {
-    let k = simd::weave4(rows, run);
-    let [a, b, c, d] = rows;
-    let heads = a[k..].iter().zip(&b[k..]).zip(&c[k..]).zip(&d[k..]);
-    for (x, (((a, b), c), d)) in run[4 * k..].chunks_exact_mut(4).zip(heads) {
-        x.copy_from_slice(&[*a, *b, *c, *d]);
-    }
-}
-
-/// One run of 4-tuples split into four rows: `run[4i + k]` into
-/// `rows[k][i]`.
-fn split4<T: Copy + 'static>(run: &[T], rows: [&mut [T]; 4]) {
-    let [a, b, c, d] = rows;
-    let k = simd::split4(run, [&mut *a, &mut *b, &mut *c, &mut *d]);
-    let tails = a[k..]
-        .iter_mut()
-        .zip(&mut b[k..])
-        .zip(&mut c[k..])
-        .zip(&mut d[k..]);
-    for (x, (((a, b), c), d)) in run[4 * k..].chunks_exact(4).zip(tails) {
-        (*a, *b, *c, *d) = (x[0], x[1], x[2], x[3]);
     }
 }
 
