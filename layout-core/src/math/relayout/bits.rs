@@ -850,10 +850,12 @@ fn tuples_any_phase<const H: usize>(
                     let x = if H == 1 { run.as_flattened_mut() } else { x };
                     weave(&a[..half], &b[..half], &mut x[..2 * half]);
                 }
-                if H > 1 {
-                    for (i, t) in run[..p].iter_mut().enumerate() {
-                        *t = core::array::from_fn(|q| bytes[q][i]);
-                    }
+                // The rows of bytes woven into the tuples.
+                let out = run[..p].as_flattened_mut();
+                match bytes.each_ref().map(|x| &x[..p]).as_slice() {
+                    [a, b] => few::weave(a, b, out),
+                    &[a, b, c, e] => few::weave4([a, b, c, e], out),
+                    _ => {}
                 }
                 subbyte::put_nibbles(run.as_flattened(), k2 * p, dst, d + k2 * at);
             }
@@ -864,12 +866,12 @@ fn tuples_any_phase<const H: usize>(
                 let p = PAIRS.min(len - at);
                 let half = p.div_ceil(2);
                 subbyte::get_nibbles(src, s + k2 * at, run[..2 * half].as_flattened_mut());
-                if H > 1 {
-                    for (i, t) in run[..2 * half].iter().enumerate() {
-                        for (x, &y) in bytes.iter_mut().zip(t) {
-                            x[i] = y;
-                        }
-                    }
+                // The tuples split into the rows of bytes.
+                let from = run[..2 * half].as_flattened();
+                match bytes.each_mut().map(|x| &mut x[..2 * half]).as_mut_slice() {
+                    [a, b] => few::split(from, a, b),
+                    [a, b, c, e] => few::split4(from, [&mut **a, &mut **b, &mut **c, &mut **e]),
+                    _ => {}
                 }
                 for (q, x) in bytes.iter().enumerate() {
                     let x = if H == 1 { run.as_flattened() } else { x };
