@@ -440,11 +440,15 @@ mod sse2 {
     /// rows of 128 nibbles (64 bytes each) transposed: nibble column `q`
     /// of the tile becomes destination row `q`, `32 * halves` nibbles
     /// (`16 * halves` bytes) at `dst[to + q * col..]`, row `2k`'s nibble
-    /// low and row `2k + 1`'s high in byte `k`. Each 16 x 16 block of
-    /// bytes is transposed by interleaving, then each column of 32 rows
-    /// is split into its low and high nibbles as `unweave_nibbles` does.
-    /// `false`, with the tile partly written, only if a destination row
-    /// does not fit (the caller checked that they do).
+    /// low and row `2k + 1`'s high in byte `k`. Two steps, each a vector
+    /// at a time: each pair of rows becomes two rows of bytes (byte `j`
+    /// of the first holds nibble `2j` of both rows, of the second nibble
+    /// `2j + 1`: every byte already a destination byte), then those rows
+    /// are transposed as bytes, 16 x 16 at a time. (Interleaving the
+    /// bytes first and splitting the nibbles after kept 32 vectors live,
+    /// more than there are registers.) `false`, with the tile partly
+    /// written, only if a destination row does not fit (the caller
+    /// checked that they do).
     pub(crate) fn transpose_nibbles(
         tile: &[[u8; 64]; 64],
         halves: usize,
@@ -452,26 +456,46 @@ mod sse2 {
         to: usize,
         col: usize,
     ) -> bool {
-        for h in 0..halves.min(2) {
+        let halves = halves.min(2);
+        let (low, high) = (set_splat_i8_m128i(0x0F), set_splat_i8_m128i(0xF0u8 as i8));
+        // `even[k]` and `odd[k]`: rows `2k` and `2k + 1` as the bytes of
+        // nibble columns `2j` and `2j + 1` (`j` the byte).
+        let mut even = [[0u8; 64]; 32];
+        let mut odd = [[0u8; 64]; 32];
+        let pairs = 16 * halves;
+        for (k, (e, o)) in even.iter_mut().zip(odd.iter_mut()).enumerate().take(pairs) {
+            let (a, b) = (&tile[2 * k], &tile[2 * k + 1]);
+            let (a, b) = (a.as_chunks::<16>().0, b.as_chunks::<16>().0);
+            let (e, o) = (e.as_chunks_mut::<16>().0, o.as_chunks_mut::<16>().0);
+            for (((x, y), e), o) in a.iter().zip(b).zip(e).zip(o) {
+                let (x, y) = (load_unaligned_m128i(x), load_unaligned_m128i(y));
+                *e = bitor_m128i(
+                    bitand_m128i(x, low),
+                    bitand_m128i(shl_imm_u16_m128i::<4>(y), high),
+                )
+                .into();
+                *o = bitor_m128i(
+                    bitand_m128i(shr_imm_u16_m128i::<4>(x), low),
+                    bitand_m128i(y, high),
+                )
+                .into();
+            }
+        }
+        for h in 0..halves {
             for g in 0..4 {
-                let half = |k0: usize| -> [m128i; 16] {
-                    let mut v: [m128i; 16] = core::array::from_fn(|k| {
-                        let row = &tile[32 * h + k0 + k];
-                        let (_, rest) = row.split_at(16 * g);
-                        match rest.first_chunk::<16>() {
-                            Some(bytes) => load_unaligned_m128i(bytes),
-                            None => m128i::default(),
+                for (side, rows) in [&even, &odd].into_iter().enumerate() {
+                    let mut v = [m128i::default(); 16];
+                    for (v, row) in v.iter_mut().zip(&rows[16 * h..16 * h + 16]) {
+                        if let Some(x) = row[16 * g..].first_chunk::<16>() {
+                            *v = load_unaligned_m128i(x);
                         }
-                    });
+                    }
                     Shuffle::<1>.transpose(&mut v);
-                    v
-                };
-                let (v, w) = (half(0), half(16));
-                for (m, (v, w)) in v.into_iter().zip(w).enumerate() {
-                    let (a, b) = unweave(v, w);
-                    let q = 2 * (16 * g + m);
-                    for (r, x) in [(q, a), (q + 1, b)] {
-                        let at = to + r * col + 16 * h;
+                    // Vector `m`: byte column `16 g + m`, nibble column
+                    // `2 (16 g + m) + side`.
+                    for (m, x) in v.into_iter().enumerate() {
+                        let q = 2 * (16 * g + m) + side;
+                        let at = to + q * col + 16 * h;
                         let Some(out) = dst.get_mut(at..at + 16) else {
                             return false;
                         };
