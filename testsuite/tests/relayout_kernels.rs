@@ -535,7 +535,12 @@ fn general_blocks_match_every_element() {
 /// of it (`weave`, `split`), for elements of 1 to 16 bytes: rows longer
 /// than the pieces they go in (700 = 2 x 256 + 188), rows past the first
 /// box of a tiled side, a loop outside, and rows too short for these
-/// kernels (12). Every slot checked, both directions.
+/// kernels (12). Rows of 1- and 2-byte elements go through the vector
+/// shuffles a vector of each row at a time (16 or 8 tuples): whole
+/// vectors and a rest (17, 33, 70, 290), rows of exactly 3 vectors whose
+/// last tuples' padding would fall past the run (48), and 3 to 8 rows
+/// (padded to 4 or 8 in the shuffles). Every slot checked, both
+/// directions.
 #[test]
 fn few_rows_match_every_element() {
     for (from, to) in [
@@ -549,6 +554,14 @@ fn few_rows_match_every_element() {
         ("u8[100,3]{1,0}", "u8[100,3]{0,1:T(64)}"),
         ("f32[5,3,300]{2,1,0}", "f32[5,3,300]{1,0,2}"),
         ("u16[12,5]{1,0}", "u16[12,5]{0,1}"),
+        ("u8[5,48]{1,0}", "u8[5,48]{0,1}"),
+        ("s8[6,2,33]{2,1,0}", "s8[6,2,33]{0,2,1}"),
+        ("u8[7,290]{1,0}", "u8[7,290]{0,1}"),
+        ("s8[8,17,3]{1,0,2}", "s8[8,17,3]{0,1,2}"),
+        ("bf16[3,40]{1,0}", "bf16[3,40]{0,1}"),
+        ("f16[6,100]{1,0}", "f16[6,100]{0,1}"),
+        ("u16[8,70,2]{1,0,2}", "u16[8,70,2]{0,1,2}"),
+        ("bf16[4,3,90]{2,1,0}", "bf16[4,3,90]{0,2,1}"),
     ] {
         matches_slots(from, to);
         matches_slots(to, from);

@@ -3,8 +3,12 @@
 //! small dimension innermost on one side only, next to a dimension that
 //! is innermost on the other (`u8[8,2,553414]{2,1,0}` -> `{0,2,1}` weaves
 //! 8 rows into 8-tuples). Each step reads or writes every row and one
-//! run, all in order, a piece of [`FEW_PIECE`] tuples at a time, each
-//! tuple made (or taken apart) as an array of a size the compiler knows.
+//! run, all in order, a piece of [`FEW_PIECE`] tuples at a time. Rows of
+//! 1- and 2-byte elements are woven a vector of each row at a time by
+//! `simd` (padded to 4 or 8 rows, interleaved, each tuple stored with the
+//! next one's first slots as padding); runs of 8-tuples (and of 4-tuples
+//! of 2-byte elements) are split so too. The rest is made (or taken
+//! apart) a tuple at a time, as an array of a size the compiler knows.
 //! The tuned blocks (`squares.rs`) keep the rows of 2 (and of 4 for
 //! one-byte elements), which they weave and split in vector registers
 //! with [`weave`], [`split`], [`weave4`] and [`split4`], kept here.
@@ -47,7 +51,7 @@ pub(crate) fn shape(n: &Nest, size: usize) -> Option<(bool, usize)> {
 /// Copies box `n` (of [`shape`] `Some`): `false`, with nothing copied,
 /// for any other box.
 #[inline(never)]
-pub(crate) fn copy<T: Copy>(n: &Nest, src: &[T], dst: &mut [T]) -> bool {
+pub(crate) fn copy<T: Copy + 'static>(n: &Nest, src: &[T], dst: &mut [T]) -> bool {
     let Some((weave, rows)) = shape(n, core::mem::size_of::<T>()) else {
         return false;
     };
@@ -64,7 +68,7 @@ pub(crate) fn copy<T: Copy>(n: &Nest, src: &[T], dst: &mut [T]) -> bool {
 }
 
 /// [`copy`] for `R` rows.
-fn go<T: Copy, const R: usize>(weave: bool, n: &Nest, src: &[T], dst: &mut [T]) {
+fn go<T: Copy + 'static, const R: usize>(weave: bool, n: &Nest, src: &[T], dst: &mut [T]) {
     let (m0, m1) = (n.modes[0], n.modes[1]);
     let outer = &n.loops()[2..];
     if weave {
@@ -111,15 +115,20 @@ pub(crate) fn lines(n: &Nest, size: usize, put: &mut dyn FnMut(usize, usize, usi
 }
 
 /// Rows `s + r * row` (`r < R`) of `src` woven into `out`, tuple `i`
-/// made of element `i` of each row.
+/// made of element `i` of each row. The vector shuffles store each tuple
+/// with the next one's first slots as padding, which the next store
+/// overwrites: inside `out`, only the last piece's last tuples are left
+/// to the loop here.
 #[inline(always)]
-fn weave_rows<T: Copy, const R: usize>(src: &[T], s: usize, row: usize, out: &mut [T]) {
-    let (out, _) = out.as_chunks_mut::<R>();
-    for (k, piece) in out.chunks_mut(FEW_PIECE).enumerate() {
-        let at = s + k * FEW_PIECE;
+fn weave_rows<T: Copy + 'static, const R: usize>(src: &[T], s: usize, row: usize, out: &mut [T]) {
+    let len = out.len() / R;
+    for at in (0..len).step_by(FEW_PIECE) {
+        let k = FEW_PIECE.min(len - at);
         let rows: [&[T]; R] =
-            core::array::from_fn(|r| &src[at + r * row..at + r * row + piece.len()]);
-        for (i, o) in piece.iter_mut().enumerate() {
+            core::array::from_fn(|r| &src[s + at + r * row..s + at + r * row + k]);
+        let done = simd::weave_few(rows, &mut out[at * R..]);
+        let (piece, _) = out[at * R..(at + k) * R].as_chunks_mut::<R>();
+        for (i, o) in piece.iter_mut().enumerate().skip(done) {
             *o = core::array::from_fn(|r| rows[r][i]);
         }
     }
@@ -129,7 +138,7 @@ fn weave_rows<T: Copy, const R: usize>(src: &[T], s: usize, row: usize, out: &mu
 /// element `r` of tuple `i` to element `i` of row `r`: every row's piece
 /// written in the same pass over the tuples.
 #[inline(always)]
-fn split_run<T: Copy, const R: usize>(run: &[T], dst: &mut [T], d: usize, row: usize) {
+fn split_run<T: Copy + 'static, const R: usize>(run: &[T], dst: &mut [T], d: usize, row: usize) {
     let (run, _) = run.as_chunks::<R>();
     for (k, piece) in run.chunks(FEW_PIECE).enumerate() {
         let len = piece.len();
@@ -146,27 +155,46 @@ fn split_run<T: Copy, const R: usize>(run: &[T], dst: &mut [T], d: usize, row: u
             rest = tail;
             &mut head[..len]
         });
-        // Bytes eight tuples at a time: eight bytes of each row written
-        // at once, one store rather than eight (wider elements one tuple
-        // at a time, which the compiler vectorises: 2-byte elements in
-        // eights measured 0.82x to 0.92x).
-        let (groups, tail) = if const { core::mem::size_of::<T>() == 1 } {
-            piece.as_chunks::<8>()
+        // Whole vectors of each row where `simd` takes them (8 rows, and
+        // 4 of 2-byte elements), then the rest. (Other rows keep the loop
+        // alone: with the call beside it, even one that does nothing,
+        // the loop compiled slower, 0.8x on rows of 5 bytes.)
+        if const { simd::SPLIT_FEW && (R == 8 || (R == 4 && core::mem::size_of::<T>() == 2)) } {
+            let done = simd::split_few(piece.as_flattened(), rows.each_mut().map(|r| &mut **r));
+            split_tuples(&piece[done..], rows.each_mut().map(|r| &mut r[done..]));
         } else {
-            (&[][..], piece)
-        };
-        for (g, group) in groups.iter().enumerate() {
-            for (r, out) in rows.iter_mut().enumerate() {
-                if let Some(o) = out.get_mut(8 * g..).and_then(|o| o.first_chunk_mut::<8>()) {
-                    *o = core::array::from_fn(|k| group[k][r]);
-                }
+            split_tuples(piece, rows);
+        }
+    }
+}
+
+/// The tuples of `piece` split into `rows`, element `r` of tuple `i` to
+/// element `i` of row `r`.
+#[inline(always)]
+fn split_tuples<T: Copy, const R: usize, X: core::ops::DerefMut<Target = [T]>>(
+    piece: &[[T; R]],
+    mut rows: [X; R],
+) {
+    // Bytes eight tuples at a time: eight bytes of each row written at
+    // once, one store rather than eight (wider elements one tuple at a
+    // time, which the compiler vectorises: 2-byte elements in eights
+    // measured 0.82x to 0.92x).
+    let (groups, tail) = if const { core::mem::size_of::<T>() == 1 } {
+        piece.as_chunks::<8>()
+    } else {
+        (&[][..], piece)
+    };
+    for (g, group) in groups.iter().enumerate() {
+        for (r, out) in rows.iter_mut().enumerate() {
+            if let Some(o) = out.get_mut(8 * g..).and_then(|o| o.first_chunk_mut::<8>()) {
+                *o = core::array::from_fn(|k| group[k][r]);
             }
         }
-        let at = 8 * groups.len();
-        for (i, t) in tail.iter().enumerate() {
-            for (out, &x) in rows.iter_mut().zip(t) {
-                out[at + i] = x;
-            }
+    }
+    let at = 8 * groups.len();
+    for (i, t) in tail.iter().enumerate() {
+        for (out, &x) in rows.iter_mut().zip(t) {
+            out[at + i] = x;
         }
     }
 }

@@ -44,7 +44,7 @@ mod sse2 {
     /// [`RelayoutPlan::run_bytes`](super::super::RelayoutPlan::run_bytes)),
     /// or a run of them taken as one element (the `(2,1)` and `(4,1)`
     /// sub-tiles).
-    trait Slot: Sized + 'static {
+    pub(super) trait Slot: Sized + 'static {
         fn bytes(x: &[Self]) -> &[u8];
         fn bytes_mut(x: &mut [Self]) -> &mut [u8];
     }
@@ -112,7 +112,7 @@ mod sse2 {
     }
 
     #[inline(always)]
-    fn is<T: 'static, U: 'static>() -> bool {
+    pub(super) fn is<T: 'static, U: 'static>() -> bool {
         core::any::TypeId::of::<T>() == core::any::TypeId::of::<U>()
     }
 
@@ -626,7 +626,7 @@ mod sse2 {
     /// Interleaving of two vectors' low or high halves, element by element,
     /// for elements of `S` bytes.
     #[derive(Clone, Copy)]
-    struct Shuffle<const S: usize>;
+    pub(super) struct Shuffle<const S: usize>;
 
     impl<const S: usize> Shuffle<S> {
         #[inline(always)]
@@ -654,15 +654,22 @@ mod sse2 {
         /// place (row bits, then lane bits) by one, so afterwards vector
         /// `m` holds columns `m * L/R ..` of the rows, `R` elements each.
         #[inline(always)]
-        fn transpose<const R: usize>(self, v: &mut [m128i; R]) {
-            let mut round = 1;
-            while round < R {
+        pub(super) fn transpose<const R: usize>(self, v: &mut [m128i; R]) {
+            self.rounds(v, R.trailing_zeros());
+        }
+
+        /// `k` rounds of [`Shuffle::transpose`]'s interleaving: each
+        /// rotates the bits of an element's place (row bits, then lane
+        /// bits) by one, so that as many rounds as the place has bits
+        /// give the vectors back as they were.
+        #[inline(always)]
+        pub(super) fn rounds<const R: usize>(self, v: &mut [m128i; R], k: u32) {
+            for _ in 0..k {
                 let w = *v;
                 for i in 0..R / 2 {
                     v[2 * i] = self.low(w[i], w[i + R / 2]);
                     v[2 * i + 1] = self.high(w[i], w[i + R / 2]);
                 }
-                round *= 2;
             }
         }
     }
@@ -728,6 +735,28 @@ mod sse2 {
     any(target_arch = "x86", target_arch = "x86_64"),
     target_feature = "sse2"
 ))]
+/// Whether [`split_few`] splits anything (SSE2).
+pub(super) const SPLIT_FEW: bool = true;
+
+#[cfg(all(
+    feature = "simd",
+    any(target_arch = "x86", target_arch = "x86_64"),
+    target_feature = "sse2"
+))]
+mod few_rows;
+
+#[cfg(all(
+    feature = "simd",
+    any(target_arch = "x86", target_arch = "x86_64"),
+    target_feature = "sse2"
+))]
+pub(super) use few_rows::{split_few, weave_few};
+
+#[cfg(all(
+    feature = "simd",
+    any(target_arch = "x86", target_arch = "x86_64"),
+    target_feature = "sse2"
+))]
 pub(super) use sse2::{
     block, bytes, bytes_to_nibbles, nibbles_to_bytes, prefetch, prefetch_write, split, split4,
     table_block, transpose_nibbles, unweave_nibbles, weave4, weave_nibbles,
@@ -738,9 +767,17 @@ pub(super) use sse2::{
     any(target_arch = "x86", target_arch = "x86_64"),
     target_feature = "sse2"
 )))]
+/// Whether [`split_few`] splits anything (not without SSE2).
+pub(super) const SPLIT_FEW: bool = false;
+
+#[cfg(not(all(
+    feature = "simd",
+    any(target_arch = "x86", target_arch = "x86_64"),
+    target_feature = "sse2"
+)))]
 pub(super) use none::{
     block, bytes, bytes_to_nibbles, nibbles_to_bytes, prefetch, prefetch_write, split, split4,
-    table_block, transpose_nibbles, unweave_nibbles, weave4, weave_nibbles,
+    split_few, table_block, transpose_nibbles, unweave_nibbles, weave4, weave_few, weave_nibbles,
 };
 
 /// Asks for the first line of each row of the block at `at` (`rows`:
@@ -825,6 +862,16 @@ mod none {
 
     #[inline(always)]
     pub(crate) fn weave_nibbles(_: &[u8], _: &[u8], _: &mut [u8]) -> usize {
+        0
+    }
+
+    #[inline(always)]
+    pub(crate) fn weave_few<T, const R: usize>(_: [&[T]; R], _: &mut [T]) -> usize {
+        0
+    }
+
+    #[inline(always)]
+    pub(crate) fn split_few<T, const R: usize>(_: &[T], _: [&mut [T]; R]) -> usize {
         0
     }
 
