@@ -175,6 +175,12 @@ fn each_family_gets_its_kernel() {
             "s4[64,256]{0,1:T(8,128)(2,1)E(4)}",
             NibbleSquares,
         ),
+        // `(4,1)` quads against `(2,1)` pairs: units of 4 x 2 nibbles.
+        (
+            "s4[64,256]{1,0:T(8,128)(4,1)E(4)}",
+            "s4[64,256]{0,1:T(16,128)(2,1)E(4)}",
+            NibbleSquares,
+        ),
         // `(4,1)` nibble quads: four rows woven into runs of 4-tuples and
         // split back (66 rows: a rest of 2 in a box of its own).
         (
@@ -459,6 +465,47 @@ fn squares_two_columns_wide_match_every_element() {
     ] {
         assert_some_box_takes(from, to, |k| matches!(k, Squares | Units));
         matches_slots(from, to);
+    }
+}
+
+/// `E(4)` sub-tiles transposed against each other: `(4,1)` quads against
+/// `(2,1)` pairs (units of 4 x 2 and 2 x 4 nibbles, 4 bytes), quads
+/// against quads (4 x 4, 8 bytes), pairs against pairs (2 x 2); whole
+/// tiles, and odd extents whose last tiles' edges take other kernels, a
+/// loop outside. Every slot checked, both directions.
+#[test]
+fn nibble_units_match_every_element() {
+    use xla_layout::RelayoutKernel::*;
+    for (from, to) in [
+        (
+            "s4[40,1000]{1,0:T(8,128)(4,1)E(4)}",
+            "s4[40,1000]{0,1:T(16,128)(2,1)E(4)}",
+        ),
+        (
+            "s4[37,1001]{1,0:T(8,128)(4,1)E(4)}",
+            "s4[37,1001]{0,1:T(16,128)(2,1)E(4)}",
+        ),
+        (
+            "s4[64,256]{1,0:T(8,128)(4,1)E(4)}",
+            "s4[64,256]{0,1:T(8,128)(4,1)E(4)}",
+        ),
+        (
+            "s4[3,40,256]{2,1,0:T(8,128)(4,1)E(4)}",
+            "s4[3,40,256]{1,2,0:T(16,128)(2,1)E(4)}",
+        ),
+        (
+            "s4[36,90]{1,0:T(8,128)(2,1)E(4)}",
+            "s4[36,90]{0,1:T(8,128)(4,1)E(4)}",
+        ),
+        (
+            "s4[64,256]{1,0:T(8,128)(2,1)E(4)}",
+            "s4[64,256]{0,1:T(8,128)(2,1)E(4)}",
+        ),
+    ] {
+        for (from, to) in [(from, to), (to, from)] {
+            assert_some_box_takes(from, to, |k| matches!(k, NibbleSquares));
+            matches_slots(from, to);
+        }
     }
 }
 

@@ -8,8 +8,9 @@
 use super::chunks::{self, Chunk};
 use super::few;
 use super::kernels::{self, RelayoutKernel};
-use super::loops::{each, Fix};
+use super::loops::each;
 use super::modes::{Mode, Nest, MODES};
+use super::nibble_units;
 use super::simd;
 use super::subbyte;
 use super::tuning::{
@@ -346,7 +347,7 @@ impl Copier {
             return Some(RelayoutKernel::PackedBytes);
         }
         if self.per_byte(n) == Some(2) && n.len >= 2 {
-            if kernels::sub_tile_nest(n, 2, 1).is_some() {
+            if nibble_units::units(n).is_some() {
                 return Some(RelayoutKernel::NibbleSquares);
             }
             if let Some((m0, m1)) = self.nibble_shape(n) {
@@ -496,20 +497,11 @@ impl Copier {
 }
 
 impl Copier {
-    /// `E(4)` `(2,1)` sub-tiles transposed on both sides (both layouts
-    /// tiled so, transposed to each other): each 2 x 2 square of nibbles
-    /// is two bytes on both sides, so the box is a transpose of 2-byte
-    /// squares, each transposed on the way. `false` for other boxes.
+    /// `E(4)` sub-tiles transposed against each other (`nibble_units.rs`):
+    /// units of 2 x 2 to 4 x 4 nibbles, whole bytes on both sides, each
+    /// transposed on the way. `false` for other boxes.
     fn nibble_squares(&self, n: &Nest, src: &[u8], dst: &mut [u8]) -> bool {
-        if self.per_byte(n) != Some(2) {
-            return false;
-        }
-        let Some(squares) = kernels::sub_tile_nest(n, 2, 1) else {
-            return false;
-        };
-        let (src, dst) = (src.as_chunks::<2>().0, dst.as_chunks_mut::<2>().0);
-        kernels::copy_fixed::<[u8; 2], NibbleSquare>(&squares, src, dst);
-        true
+        self.per_byte(n) == Some(2) && nibble_units::copy(n, src, dst)
     }
 
     /// How [`Copier::pack`] takes box `n`: `Some(true)` as runs,
@@ -801,18 +793,6 @@ impl NibbleBlock {
                 }
             }
         }
-    }
-}
-
-/// A 2 x 2 square of nibbles in two bytes (byte `i` holds row `i`),
-/// transposed.
-struct NibbleSquare;
-
-impl Fix<[u8; 2]> for NibbleSquare {
-    const SAME: bool = false;
-    #[inline(always)]
-    fn fix([a, b]: [u8; 2]) -> [u8; 2] {
-        [(a & 0x0F) | (b << 4), (a >> 4) | (b & 0xF0)]
     }
 }
 

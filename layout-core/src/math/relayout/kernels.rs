@@ -76,8 +76,10 @@ pub enum RelayoutKernel {
     /// `E(n)` slots of one width whose every step moves whole bytes: the
     /// byte kernels on the bytes.
     PackedBytes,
-    /// `E(4)` `(2,1)` sub-tiles transposed on both sides: squares of two
-    /// bytes, each square's nibbles transposed on the way.
+    /// `E(4)` sub-tiles transposed against each other (`(2,1)` pairs or
+    /// `(4,1)` quads on either side): units of 2 x 2 to 4 x 4 nibbles,
+    /// whole bytes on both sides, each unit's nibbles transposed on the
+    /// way.
     NibbleSquares,
     /// `E(4)` `(2,1)` nibble pairs: two rows woven into one run of pairs,
     /// or one run split into two rows (where a row or the run starts
@@ -701,20 +703,28 @@ fn sub_tiles<T: Copy + 'static, const K: usize, const KK: usize>(
 /// other step moves whole sub-tiles, and there are at least `least`
 /// sub-tiles; else `None`.
 pub(crate) fn sub_tile_nest(n: &Nest, k: u64, least: u64) -> Option<Nest> {
+    unit_nest(n, k, k, least)
+}
+
+/// [`sub_tile_nest`] for units of `a` x `b`: the box's first loop is `b`
+/// steps of `a` in the source and 1 in the destination, its second `a`
+/// steps of 1 and `b`, so that the two are `a * b` elements contiguous on
+/// both sides (the loops over them in units of `a * b`).
+pub(crate) fn unit_nest(n: &Nest, a: u64, b: u64, least: u64) -> Option<Nest> {
     let modes = &n.modes[..n.len];
     let [m0, m1, rest @ ..] = modes else {
         return None;
     };
     let sub = Mode {
-        range: k,
+        range: a,
         src: 1,
-        dst: k,
+        dst: b,
     };
-    if (m0.range, m0.src, m0.dst) != (k, k, 1) || *m1 != sub {
+    if (m0.range, m0.src, m0.dst) != (b, a, 1) || *m1 != sub {
         return None;
     }
-    let kk = k * k;
-    let whole = |x: u64| x.is_multiple_of(kk);
+    let ab = a * b;
+    let whole = |x: u64| x.is_multiple_of(ab);
     let count = rest.iter().fold(1u64, |c, m| c.saturating_mul(m.range));
     if count < least || !whole(n.src) || !whole(n.dst) {
         return None;
@@ -722,7 +732,7 @@ pub(crate) fn sub_tile_nest(n: &Nest, k: u64, least: u64) -> Option<Nest> {
     if !rest.iter().all(|m| whole(m.src) && whole(m.dst)) {
         return None;
     }
-    Some(Nest::scaled(rest, kk, kk, n.src / kk, n.dst / kk))
+    Some(Nest::scaled(rest, ab, ab, n.src / ab, n.dst / ab))
 }
 
 /// Every element of one box passed through `X`, by the kernel
