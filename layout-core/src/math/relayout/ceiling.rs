@@ -366,7 +366,7 @@ fn packed(plan: &RelayoutPlan, src: &[u8], dst: &mut [u8]) {
                     if m0.range >= RUN_SLOTS || rest.is_empty() {
                         in_source_order_of(n, put)
                     } else if sb == 4 && db == 4 && matches!(g, 2 | 4) {
-                        units(rest, n, (ROWS, COLS_HERE / g), true, g, put)
+                        units(rest, n, (ROWS, COLS_HERE * 2 / g), true, g, put)
                     } else {
                         blocks(n, (ROWS, COLS_HERE), true, 1, put)
                     }

@@ -451,7 +451,7 @@ where
     }
     let mut a_bytes = [0u8; ROWS * COLS_HERE];
     let mut t_bytes = [0u8; ROWS * COLS_HERE];
-    transpose::each_box_whole(n, ROWS, COLS_HERE / g, &mut |part| {
+    transpose::each_box_whole(n, ROWS, COLS_HERE * 2 / g, &mut |part| {
         let (b, s, d) = match part {
             Whole::Blocks(b, s, d) => (b, s, d),
             Whole::Line(n) => return line::<4>(n, g, src, dst),
@@ -525,7 +525,8 @@ fn contiguous_units(n: &Nest, g: u64) -> bool {
 
 /// Whether [`units`] takes box `n` (its tests, without copying).
 fn units_fit(n: &Nest, g: usize) -> bool {
-    contiguous_units(n, g as u64) && transpose::each_box_whole(n, ROWS, COLS_HERE / g, &mut |_| {})
+    contiguous_units(n, g as u64)
+        && transpose::each_box_whole(n, ROWS, COLS_HERE * 2 / g, &mut |_| {})
 }
 
 /// Slots `at..at + out.len()` of `src` (`W` bits each), one per byte of
