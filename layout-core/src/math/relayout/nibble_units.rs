@@ -63,15 +63,24 @@ impl Fix<[u8; 2]> for Unit<2, 2> {
     }
 }
 
+/// The two swaps of bytes 1 and 2 (`BYTES`) and of the middle nibbles of
+/// each half (`NIBBLES`) on the four bytes `t`, in the order given.
+#[inline(always)]
+fn swaps4(t: [u8; 4], [a, b]: [(u64, u32); 2]) -> [u8; 4] {
+    let w = u64::from(u32::from_le_bytes(t));
+    (swap(swap(w, a.0, a.1), b.0, b.1) as u32).to_le_bytes()
+}
+
+const BYTES: (u64, u32) = (0x0000_FF00, 8);
+const NIBBLES: (u64, u32) = (0x00F0_00F0, 4);
+
 impl Fix<[u8; 4]> for Unit<4, 2> {
     const SAME: bool = false;
     /// Two rows of 4 interleaved: bytes 1 and 2 swapped, then the middle
     /// nibbles of each half.
     #[inline(always)]
     fn fix(t: [u8; 4]) -> [u8; 4] {
-        let w = u64::from(u32::from_le_bytes(t));
-        let w = swap(swap(w, 0x0000_FF00, 8), 0x00F0_00F0, 4);
-        (w as u32).to_le_bytes()
+        swaps4(t, [BYTES, NIBBLES])
     }
 }
 
@@ -81,9 +90,7 @@ impl Fix<[u8; 4]> for Unit<2, 4> {
     /// round.
     #[inline(always)]
     fn fix(t: [u8; 4]) -> [u8; 4] {
-        let w = u64::from(u32::from_le_bytes(t));
-        let w = swap(swap(w, 0x00F0_00F0, 4), 0x0000_FF00, 8);
-        (w as u32).to_le_bytes()
+        swaps4(t, [NIBBLES, BYTES])
     }
 }
 
