@@ -313,6 +313,13 @@ fn describe_lists_each_box_and_the_block() {
         // The middle dimension continues both runs (64 B of the source a
         // row): 16 of its steps join the source's side of the block.
         ("s16[48,32,256]{1,0,2}", "s16[48,32,256]{2,0,1}", (256, 512)),
+        // General blocks whose 32 columns (destination planes 384 KiB
+        // apart) all start in one set of the L1: 16 columns, not 32.
+        (
+            "s8[32,512,752]{0,1,2}",
+            "s8[32,512,752]{1,2,0:T(32,128)(4,1)}",
+            (64, 16),
+        ),
     ] {
         assert_eq!(steps(from, to).block(), Some(block), "{from} -> {to}");
     }

@@ -104,6 +104,7 @@ fn one_box<const N: usize>(n: &Nest, src: &[u8], dst: &mut [u8]) {
             units(rest, n, transpose::sides(N * r), false, r, put)
         }
         RelayoutKernel::SubTiles => sub_tiles(n, N, put),
+        RelayoutKernel::Blocks => blocks(n, transpose::sides_of(n, N), false, 1, put),
         _ => blocks(n, transpose::sides(N), false, 1, put),
     }
 }

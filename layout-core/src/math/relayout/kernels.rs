@@ -348,7 +348,7 @@ fn choose_fixed(n: &Nest, size: usize, same: bool) -> RelayoutKernel {
         return RelayoutKernel::Element;
     };
     if m0.dst == 1 && m0.src != 1 {
-        let (pm, qm) = transpose::sides(size);
+        let (pm, qm) = transpose::sides_of(n, size);
         if same && !tuned(n, size) && transpose::each_box(n, pm, qm, &mut |_| {}) {
             return RelayoutKernel::Blocks;
         }
@@ -362,7 +362,7 @@ fn choose_fixed(n: &Nest, size: usize, same: bool) -> RelayoutKernel {
     // of 158 x 109625: strided steps 0.055x of memcpy, the blocks' order
     // 0.23x for the same lines).
     if same && m0.dst == 2 && m0.src > 2 {
-        let (pm, qm) = transpose::sides(size);
+        let (pm, qm) = transpose::sides_of(n, size);
         if transpose::each_box(n, pm, qm, &mut |_| {}) {
             return RelayoutKernel::Blocks;
         }
@@ -391,7 +391,7 @@ pub(crate) fn block_of(kernel: RelayoutKernel, n: &Nest, size: usize) -> Option<
     }
     match kernel {
         RelayoutKernel::Blocks => {
-            let (pm, qm) = transpose::sides(size);
+            let (pm, qm) = transpose::sides_of(n, size);
             let b = transpose::Blocks::plan_at_most(n, pm, qm)?;
             Some((b.rows().len() as u64, b.cols().len() as u64))
         }
@@ -783,7 +783,7 @@ pub(crate) fn any_box<T: Copy + 'static, X: Fix<T>>(n: &Nest, src: &[T], dst: &m
 /// [`RelayoutKernel::Blocks`]: the general blocks of `transpose.rs`.
 fn general_blocks<T: Copy + 'static>(n: &Nest, src: &[T], dst: &mut [T]) {
     note(RelayoutKernel::Blocks);
-    let (pm, qm) = transpose::sides(core::mem::size_of::<T>());
+    let (pm, qm) = transpose::sides_of(n, core::mem::size_of::<T>());
     let planned = transpose::each_box(n, pm, qm, &mut |part| match part {
         Whole::Blocks(b, s, d) => b.copy(src, s, dst, d),
         // One row or column that a cut left: strided steps.
