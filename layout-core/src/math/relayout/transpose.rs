@@ -266,11 +266,10 @@ pub(crate) fn sides(size: usize) -> (usize, usize) {
 /// The most rows and columns of the general blocks of box `n`, of
 /// elements of `size` bytes: [`sides`], with the columns halved (down to
 /// twice [`PASS`]) while more than twice [`PASS`] of a block's columns
-/// start in one set of a 64-set L1 of 64-byte lines. Destination runs a
-/// multiple of 4 KiB apart (planes of a large array) then evict each
-/// other before a block is written: `s8[32,512,752]` `{0,1,2}` ->
-/// `{1,2,0:T(32,128)(4,1)}`, 32 columns in one set, ran 2.7x as fast with
-/// 16, and a cap of 16 columns everywhere cost others up to 0.76x.
+/// start in one set of a 64-set L1 of 64-byte lines: destination runs a
+/// multiple of 4 KiB apart (planes of a large array) would evict each
+/// other before a block is written. Blocks whose columns spread over the
+/// sets keep all of theirs (the relayout guide has the measurements).
 pub(crate) fn sides_of(n: &Nest, size: usize) -> (usize, usize) {
     let (pm, mut qm) = sides(size);
     while qm > 2 * PASS {
