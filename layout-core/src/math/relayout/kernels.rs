@@ -348,7 +348,7 @@ fn choose_fixed(n: &Nest, size: usize, same: bool) -> RelayoutKernel {
         return RelayoutKernel::Element;
     };
     if m0.dst == 1 && m0.src != 1 {
-        let (pm, qm) = transpose::sides_of(n, size);
+        let (pm, qm) = transpose::sides(size);
         if same && !tuned(n, size) && transpose::each_box(n, pm, qm, &mut |_| {}) {
             return RelayoutKernel::Blocks;
         }
@@ -362,7 +362,7 @@ fn choose_fixed(n: &Nest, size: usize, same: bool) -> RelayoutKernel {
     // of 158 x 109625: strided steps 0.055x of memcpy, the blocks' order
     // 0.23x for the same lines).
     if same && m0.dst == 2 && m0.src > 2 {
-        let (pm, qm) = transpose::sides_of(n, size);
+        let (pm, qm) = transpose::sides(size);
         if transpose::each_box(n, pm, qm, &mut |_| {}) {
             return RelayoutKernel::Blocks;
         }

@@ -270,6 +270,10 @@ pub(crate) fn sides(size: usize) -> (usize, usize) {
 /// multiple of 4 KiB apart (planes of a large array) would evict each
 /// other before a block is written. Blocks whose columns spread over the
 /// sets keep all of theirs (the relayout guide has the measurements).
+// Out of line, as `Blocks::plan_at_most`: the plan it makes is off the
+// stack before the caller plans the box again and copies it (the
+// Cortex-M firmware runs in 32 KiB).
+#[inline(never)]
 pub(crate) fn sides_of(n: &Nest, size: usize) -> (usize, usize) {
     let (pm, mut qm) = sides(size);
     while qm > 2 * PASS {
