@@ -18,9 +18,16 @@ use super::modes::Nest;
 /// the nest over whole units (offsets in units), or `None` where the box
 /// is no such copy.
 pub(crate) fn units(n: &Nest) -> Option<(u64, u64, Nest)> {
-    [(2, 2), (4, 2), (2, 4), (4, 4)]
-        .into_iter()
-        .find_map(|(a, b)| kernels::unit_nest(n, a, b, 1).map(|u| (a, b, u)))
+    // The sides the two first loops would give: `A` the second's steps,
+    // `B` the first's.
+    let [m0, m1, ..] = n.loops() else {
+        return None;
+    };
+    let (a, b) = (m1.range, m0.range);
+    if !matches!((a, b), (2, 2) | (4, 2) | (2, 4) | (4, 4)) {
+        return None;
+    }
+    kernels::unit_nest(n, a, b, 1).map(|u| (a, b, u))
 }
 
 /// Copies box `n` of nibbles as units: `false`, with nothing copied,
