@@ -291,7 +291,9 @@ fn describe_lists_each_box_and_the_block() {
         ("u8[4096,4096]{1,0}", "u8[4096,4096]{0,1}", (256, 256)),
         // Tiles of 8 rows into destination rows of 224 bytes: the whole
         // row (28 tiles) joins the block, not a line's worth (8 tiles,
-        // cut from 28 as 24 and 4); rows of 2048 bytes: a line of each.
+        // cut from 28 as 24 and 4); rows of 2048 bytes: 1 KiB of each
+        // (128 tiles), walked in squares that leave the 128 columns'
+        // share of two 512-step sides to the rows (896).
         (
             "u8[224,68444]{1,0:T(8,128)}",
             "u8[224,68444]{0,1}",
@@ -300,7 +302,22 @@ fn describe_lists_each_box_and_the_block() {
         (
             "u8[2048,6000]{1,0:T(8,128)}",
             "u8[2048,6000]{0,1}",
-            (64, 128),
+            (896, 128),
+        ),
+        // Destination runs of exactly a line (tiles of 8 rows of `s64`),
+        // continued by the next tile: 1 KiB of destination a column
+        // (16 tiles), not one line of each of 128 rows 4 KiB apart.
+        (
+            "s64[12271,512]{0,1:T(8,128)}",
+            "s64[12271,512]{1,0}",
+            (128, 128),
+        ),
+        // The same continued by a loop of 29 steps, which no join of 16
+        // divides: the box is cut at 16, its first part joined whole.
+        (
+            "s64[29,8,900,33]{2,0,1,3}",
+            "s64[29,8,900,33]{1,0,2,3}",
+            (128, 128),
         ),
         // Columns of 2 `u32` (`T(2,128)`) continued by a loop of 4009
         // steps, which no join of 8 divides: the box is cut, and its

@@ -12,8 +12,8 @@ use super::loops::{divisor_up_to, each, each_ahead, in_source_order, Fix};
 use super::modes::{Mode, Nest, MODES};
 use super::simd;
 use super::tuning::{
-    AHEAD, CROWDED_ROWS, FETCH_BYTES, FETCH_ROWS, PASS, ROW_JOIN_BYTES, SQUARES_LEAST,
-    SQUARES_RUN_BYTES, SQUARE_BYTES, SQUARE_ROWS,
+    AHEAD, CROWDED_ROWS, FETCH_BYTES, FETCH_ROWS, PASS, SQUARES_LEAST, SQUARES_RUN_BYTES,
+    SQUARE_BYTES, SQUARE_ROWS,
 };
 
 /// Whether the transposed blocks of [`blocks`] take box `n` of elements
@@ -49,11 +49,11 @@ fn pairs(r: u64, stride: u64, size: usize) -> bool {
     r == stride && (r == 2 || (r == 4 && size == 1))
 }
 
-/// Whether the destination run `m0`, shorter than a `line` of elements,
+/// Whether the destination run `m0`, at most a `line` of elements,
 /// continues in the first of the `outer` loops (which then joins the
 /// block's `p` side).
 fn p_continues(m0: &Mode, outer: &[Mode], line: usize) -> bool {
-    outer.first().is_some_and(|m| m.dst == m0.range) && m0.range < line as u64
+    outer.first().is_some_and(|m| m.dst == m0.range) && m0.range <= line as u64
 }
 
 /// The tuned blocks of one box: the block, the loops around it, and
@@ -93,7 +93,7 @@ impl Tuned {
             crowded: false,
         };
         let size = size.max(1);
-        // A destination run shorter than a cache line continues in the
+        // A destination run of at most a cache line continues in the
         // next loop: take part of that loop into the block.
         let line = 64 / size;
         let p_next = p_continues(&m0, &outer[..len], line);
@@ -117,11 +117,10 @@ impl Tuned {
                 Some(k + first)
             })
             .flatten();
-        let mut p_most = line / block.rp.max(1);
         let mut poor = None;
         // A join of `c` steps of loop `m` where `want` would fill the
-        // line: where `m` has more steps than that, the box is cut so that
-        // most of it joins `want`.
+        // line (or the side): where `m` has more steps than that, the box
+        // is cut so that most of it joins `want`.
         let mut poor_join = |m: Mode, c: usize, want: usize| {
             let want = want as u64;
             if (c as u64) < want && m.range > want && poor.is_none() {
@@ -140,22 +139,20 @@ impl Tuned {
             }
             if c > 1 && (p_next || block.rq * size < 16) {
                 block.join_q(&mut outer, k, c);
-                p_most = SQUARE_BYTES / size / block.rp.max(1);
             }
             if !p_next {
                 outer[..=k].rotate_right(1);
             }
         }
         if p_next && block.rq >= line {
+            // As many steps as make the block's destination runs a
+            // square's side (`SQUARE_BYTES`), not one line: each of the
+            // block's columns is then a stretch of lines, written in
+            // turn, rather than one line each of many rows a page or
+            // more apart. Where no divisor of the loop's range fills the
+            // side, the box is cut.
             let m1 = outer[0];
-            // Destination rows of at most `ROW_JOIN_BYTES`, back to back
-            // (the next column's row starts where this one ends): the
-            // whole row joins, so that each block writes one stretch of
-            // the destination.
-            let row = m1.range.saturating_mul(block.rp as u64);
-            if row.saturating_mul(size as u64) <= ROW_JOIN_BYTES && row == block.dq as u64 {
-                p_most = p_most.max(m1.range as usize);
-            }
+            let p_most = SQUARE_BYTES / size / block.rp.max(1);
             let c = divisor_up_to(m1.range, p_most);
             poor_join(m1, c, p_most);
             if c > 1 {

@@ -59,7 +59,16 @@ pub(crate) const RUN_SLOTS: u64 = 16;
 /// rows.
 pub(crate) const AHEAD: usize = 16;
 
-/// The side, in bytes, of the squares `strip` walks block by block.
+/// The side, in bytes, of the squares `strip` walks block by block; also
+/// the destination run a block is given where its own is at most a line
+/// and the next loop continues it (`Tuned::plan`). Joined to a line only,
+/// such blocks wrote one line in each of up to 128 rows a page apart:
+/// 40 such pairs drawn from the families (16 of the 286 of twelve seeds,
+/// 24 of the 268 of 4800 pairs that this changes) went from a median of
+/// 0.385x to 0.578x of memcpy, 1.46x (0.95x to 2.6x; A/B, 3 rounds). It
+/// subsumes a join of whole destination rows of up to 512 bytes
+/// (`u8[224,68444]{1,0:T(8,128)}` -> `{0,1}` 1.15x to 1.21x). Twice this
+/// measured no faster (14 of the pairs: 0.78x to 1.11x).
 pub(crate) const SQUARE_BYTES: usize = 1024;
 
 /// ... and the most steps on a square's side (source rows on one side,
@@ -99,18 +108,6 @@ pub(crate) const FETCH_BYTES: usize = 16384;
 
 /// See [`FETCH_BYTES`]: the rows asked for at once stay few.
 pub(crate) const FETCH_ROWS: usize = 256;
-
-/// Destination rows of at most this many bytes, back to back, that the
-/// squares' blocks would take a line of at a time (a destination run
-/// shorter than a line, continued by the next loop: tiles of 8 rows into
-/// rows of 224 bytes) join the block whole, so that each block writes one
-/// stretch of the destination instead of a line of each of its rows:
-/// `u8[224,68444]{1,0:T(8,128)}` -> `{0,1}` 1.15x to 1.21x as fast,
-/// `pred[198,256,282]{0,1,2:T(8,128)}` -> `{1,0,2}` 1.06x to 1.18x
-/// (paired rounds; 256 and 1024 measured the same there); 69 squares
-/// pairs of eight seeds: geometric mean 1.005x, none slower beyond
-/// noise.
-pub(crate) const ROW_JOIN_BYTES: u64 = 512;
 
 /// Rows per pass over a crowded block: as many lines as one set of an
 /// 8-way L1 holds.
