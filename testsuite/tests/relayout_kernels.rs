@@ -312,8 +312,24 @@ fn describe_lists_each_box_and_the_block() {
             "s64[12271,512]{1,0}",
             (128, 128),
         ),
-        // The same continued by a loop of 29 steps, which no join of 16
-        // divides: the box is cut at 16, its first part joined whole.
+        // Source runs of a line (`s64` rows into the 8 rows of
+        // `T(8,128)` tiles) continued by a loop of 64 steps: 16 of them
+        // join the block (1 KiB of each source row), not one line of
+        // each of 128 rows; where the loop holds less than 1 KiB (rows of
+        // 24 `s64` into `T(4,128)`), the block keeps its line.
+        (
+            "s64[512,4476]{0,1}",
+            "s64[512,4476]{1,0:T(8,128)}",
+            (128, 128),
+        ),
+        (
+            "s64[24,262333]{0,1}",
+            "s64[24,262333]{1,0:T(4,128)}",
+            (128, 4),
+        ),
+        // Destination runs of a line continued by a loop of 29 steps,
+        // which no join of 16 divides: the box is cut at 16, its first
+        // part joined whole.
         (
             "s64[29,8,900,33]{2,0,1,3}",
             "s64[29,8,900,33]{1,0,2,3}",

@@ -106,10 +106,15 @@ impl Tuned {
         // the destination's runs are long, that loop goes first, so that
         // the blocks after this one read the rest of their source lines
         // while those are cached (docs/relayout.md, "Source lines used
-        // whole").
+        // whole"). Elements of 8 bytes or more, whose runs here may be a
+        // whole line: where that loop holds a square's side of the source
+        // (`SQUARE_BYTES`), that much of it joins the block, which then
+        // reads stretches of lines, not one line of each of its rows.
         let woven =
             pairs(2, block.sp as u64, size) || pairs(block.rp as u64, block.dq as u64, size);
-        let short = (3..line).contains(&block.rq) || (block.rq == 2 && !woven);
+        let short = (3..line).contains(&block.rq)
+            || (block.rq == 2 && !woven)
+            || (size >= 8 && block.rq == line);
         let q_next = (block.rp > 2 && short)
             .then(|| {
                 let first = usize::from(p_next);
@@ -133,11 +138,20 @@ impl Tuned {
         };
         if let Some(k) = q_next {
             let m = outer[k];
-            let c = divisor_up_to(m.range, line.div_ceil(block.rq));
-            if p_next || block.rq * size < 16 {
-                poor_join(m, c, line.div_ceil(block.rq));
+            let wide = !p_next
+                && size >= 8
+                && m.range.saturating_mul((block.rq * size) as u64) >= SQUARE_BYTES as u64;
+            let want = if wide {
+                SQUARE_BYTES / size / block.rq
+            } else {
+                line.div_ceil(block.rq)
+            };
+            let c = divisor_up_to(m.range, want);
+            let join = wide || (block.rq < line && (p_next || block.rq * size < 16));
+            if join {
+                poor_join(m, c, want);
             }
-            if c > 1 && (p_next || block.rq * size < 16) {
+            if c > 1 && join {
                 block.join_q(&mut outer, k, c);
             }
             if !p_next {

@@ -68,7 +68,14 @@ pub(crate) const AHEAD: usize = 16;
 /// 0.385x to 0.578x of memcpy, 1.46x (0.95x to 2.6x; A/B, 3 rounds). It
 /// subsumes a join of whole destination rows of up to 512 bytes
 /// (`u8[224,68444]{1,0:T(8,128)}` -> `{0,1}` 1.15x to 1.21x). Twice this
-/// measured no faster (14 of the pairs: 0.78x to 1.11x).
+/// measured no faster (14 of the pairs: 0.78x to 1.11x). The source's
+/// side likewise, for elements of 8 bytes or more where the loop that
+/// continues a run of up to a line holds this many bytes: 27 of the 58
+/// pairs of the 4800 this changes (f64 and s64 into `T(8,128)` or
+/// `T(4,128)` across the transpose) 1.38x (median; 0.89x to 1.87x); for
+/// all widths and any length of that loop, 0.49x to 1.87x (units of
+/// narrow elements slower), and where it holds less than a square's side
+/// (rows of 24 to 68 `s64`) 0.80x to 0.89x.
 pub(crate) const SQUARE_BYTES: usize = 1024;
 
 /// ... and the most steps on a square's side (source rows on one side,
