@@ -327,6 +327,15 @@ fn describe_lists_each_box_and_the_block() {
             "s64[24,262333]{1,0:T(4,128)}",
             (128, 4),
         ),
+        // `(2,1)` sub-tiles (whole elements) in two rows a side, both
+        // continued by later loops: the source's loop joins a line's
+        // worth (4 sub-tiles a row), the destination's then a square's
+        // side, not a block of 2 x 2.
+        (
+            "bf16[4000,4100]{0,1:T(4,128)(2,1)}",
+            "bf16[4000,4100]{1,0:T(4,128)(2,1)}",
+            (64, 8),
+        ),
         // Destination runs of a line continued by a loop of 29 steps,
         // which no join of 16 divides: the box is cut at 16, its first
         // part joined whole.
@@ -471,6 +480,26 @@ fn squares_edges_match_every_element() {
         (
             "f16[4,40,8,50]{1,2,0,3}",
             "f16[4,40,8,50]{3,2,1,0:T(16,128)(2,1)}",
+        ),
+        // Destination runs of a line (`T(8,128)` rows of `s64`) joined
+        // up to 1 KiB: 8 tiles whole, and 16 of 29 steps with the box
+        // cut; source runs of a line joined likewise (37 steps of 8
+        // `f64`, 3 of them an edge), and not where the loop holds less
+        // (6 steps of 4 `s64`).
+        ("s64[300,70]{0,1:T(8,128)}", "s64[300,70]{1,0}"),
+        ("s64[29,8,60,3]{2,0,1,3}", "s64[29,8,60,3]{1,0,2,3}"),
+        ("f64[300,260]{0,1}", "f64[300,260]{1,0:T(8,128)}"),
+        ("s64[24,300]{0,1}", "s64[24,300]{1,0:T(4,128)}"),
+        // Sub-tiles in blocks of two rows a side, both continued by
+        // later loops (`(2,1)` and `(4,1)` tilings transposed into
+        // themselves): both loops join.
+        (
+            "bf16[200,300]{0,1:T(4,128)(2,1)}",
+            "bf16[200,300]{1,0:T(4,128)(2,1)}",
+        ),
+        (
+            "u8[140,300]{0,1:T(8,128)(4,1)}",
+            "u8[140,300]{1,0:T(8,128)(4,1)}",
         ),
     ] {
         assert_some_box_takes(from, to, |k| matches!(k, Squares | SubTiles));
