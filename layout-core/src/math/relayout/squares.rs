@@ -144,9 +144,10 @@ impl Tuned {
             let m = outer[k];
             let wide = !p_next
                 && size >= 8
-                && m.range.saturating_mul((block.rq * size) as u64) >= SQUARE_BYTES as u64;
+                && m.range.saturating_mul(block.rq.saturating_mul(size) as u64)
+                    >= SQUARE_BYTES as u64;
             let want = if wide {
-                SQUARE_BYTES / size / block.rq
+                SQUARE_BYTES / size / block.rq.max(1)
             } else {
                 line.div_ceil(block.rq)
             };
