@@ -484,8 +484,8 @@ fn squares_edges_match_every_element() {
         // Destination runs of a line (`T(8,128)` rows of `s64`) joined
         // up to 1 KiB: 8 tiles whole, and 16 of 29 steps with the box
         // cut; source runs of a line joined likewise (37 steps of 8
-        // `f64`, 3 of them an edge), and not where the loop holds less
-        // (6 steps of 4 `s64`).
+        // `f64`, which no join of 16 divides: cut as 32 and 5), and not
+        // where the loop holds less (6 steps of 4 `s64`).
         ("s64[300,70]{0,1:T(8,128)}", "s64[300,70]{1,0}"),
         ("s64[29,8,60,3]{2,0,1,3}", "s64[29,8,60,3]{1,0,2,3}"),
         ("f64[300,260]{0,1}", "f64[300,260]{1,0:T(8,128)}"),
