@@ -327,6 +327,15 @@ fn describe_lists_each_box_and_the_block() {
             "s64[24,262333]{1,0:T(4,128)}",
             (128, 4),
         ),
+        // 4-byte elements whose source runs are 16 bytes (the 4 rows of
+        // `T(4,128)`) likewise: 64 steps of the loop of 5295 join; runs
+        // of 8 bytes (`T(2,128)`) keep their join of a line's worth.
+        (
+            "f32[21182,352]{0,1}",
+            "f32[21182,352]{1,0:T(4,128)}",
+            (128, 256),
+        ),
+        ("f32[300,260]{0,1}", "f32[300,260]{1,0:T(2,128)}", (128, 16)),
         // `(2,1)` sub-tiles (whole elements) in two rows a side, both
         // continued by later loops: the source's loop joins a line's
         // worth (4 sub-tiles a row), the destination's then a square's
@@ -490,6 +499,7 @@ fn squares_edges_match_every_element() {
         ("s64[29,8,60,3]{2,0,1,3}", "s64[29,8,60,3]{1,0,2,3}"),
         ("f64[300,260]{0,1}", "f64[300,260]{1,0:T(8,128)}"),
         ("s64[24,300]{0,1}", "s64[24,300]{1,0:T(4,128)}"),
+        ("f32[300,300]{0,1}", "f32[300,300]{1,0:T(4,128)}"),
         // Sub-tiles in blocks of two rows a side, both continued by
         // later loops (`(2,1)` and `(4,1)` tilings transposed into
         // themselves): both loops join.

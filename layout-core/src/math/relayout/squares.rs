@@ -106,10 +106,11 @@ impl Tuned {
         // the destination's runs are long, that loop goes first, so that
         // the blocks after this one read the rest of their source lines
         // while those are cached (docs/relayout.md, "Source lines used
-        // whole"). Elements of 8 bytes or more, whose runs here may be a
-        // whole line: where that loop holds a square's side of the source
-        // (`SQUARE_BYTES`), that much of it joins the block, which then
-        // reads stretches of lines, not one line of each of its rows.
+        // whole"). Runs of 16 bytes or more of elements of 4 bytes or
+        // more (of 8 bytes, a run may be a whole line): where that loop
+        // holds a square's side of the source (`SQUARE_BYTES`), that much
+        // of it joins the block, which then reads stretches of lines, not
+        // one line of each of its rows.
         // Blocks of two rows take part too unless those are woven pairs
         // (two `(2,1)` sub-tiles a side, as whole elements, are such a
         // block: 2 x 2 sub-tiles a block were copied at 0.06x to 0.13x
@@ -143,7 +144,8 @@ impl Tuned {
         if let Some(k) = q_next {
             let m = outer[k];
             let wide = !p_next
-                && size >= 8
+                && size >= 4
+                && (size >= 8 || block.rq.saturating_mul(size) >= 16)
                 && m.range.saturating_mul(block.rq.saturating_mul(size) as u64)
                     >= SQUARE_BYTES as u64;
             let want = if wide {
