@@ -110,11 +110,10 @@ impl Tuned {
         // more (of 8 bytes, a run may be a whole line): where that loop
         // holds a square's side of the source (`SQUARE_BYTES`), that much
         // of it joins the block, which then reads stretches of lines, not
-        // one line of each of its rows.
-        // Blocks of two rows take part too unless those are woven pairs
-        // (two `(2,1)` sub-tiles a side, as whole elements, are such a
-        // block: 2 x 2 sub-tiles a block were copied at 0.06x to 0.13x
-        // of memcpy).
+        // one line of each of its rows. Blocks of two rows take part too
+        // unless those are woven pairs (`(2,1)` sub-tiles as whole
+        // elements, two a tile row on both sides, are such blocks, which
+        // would otherwise go 2 x 2 sub-tiles at a time).
         let woven =
             pairs(2, block.sp as u64, size) || pairs(block.rp as u64, block.dq as u64, size);
         let short = (3..line).contains(&block.rq)
