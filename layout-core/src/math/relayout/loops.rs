@@ -1,8 +1,10 @@
 //! The loops every kernel walks: the offsets of each step of a loop list
 //! (innermost first), loops put in source order, the divisor a loop is
-//! cut at, and what happens to an element on its way ([`Fix`]).
+//! cut at, whether a block's runs crowd one L1 set, and what happens to
+//! an element on its way ([`Fix`]).
 
 use super::modes::{Mode, MODES};
+use super::tuning::PASS;
 
 /// Calls `f(src, dst)` with the offsets of every step of `outer` (innermost
 /// first), starting at `(src, dst)`.
@@ -97,6 +99,19 @@ pub(crate) fn in_source_order(loops: &mut [Mode]) {
             j -= 1;
         }
     }
+}
+
+/// Whether more than twice [`PASS`] of `offsets` (in elements of `size`
+/// bytes) fall in one set of a 64-set L1 of 64-byte lines: runs a
+/// multiple of 4 KiB apart that would evict each other before a block is
+/// done. The squares' rows and the general blocks' columns both ask.
+pub(crate) fn crowd_one_set(offsets: impl IntoIterator<Item = usize>, size: usize) -> bool {
+    let mut sets = [0u8; 64];
+    offsets.into_iter().any(|o| {
+        let set = &mut sets[(o.wrapping_mul(size) / 64) % 64];
+        *set = set.saturating_add(1);
+        usize::from(*set) > 2 * PASS
+    })
 }
 
 /// The largest divisor of `range` up to `most` (1 if none is above 1).

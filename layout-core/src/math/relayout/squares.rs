@@ -8,7 +8,7 @@ use core::ops::Range;
 
 use super::few::{split, split4, weave, weave4};
 use super::kernels::{any_box, note, RelayoutKernel};
-use super::loops::{divisor_up_to, each, each_ahead, in_source_order, Fix};
+use super::loops::{crowd_one_set, divisor_up_to, each, each_ahead, in_source_order, Fix};
 use super::modes::{Mode, Nest, MODES};
 use super::simd;
 use super::tuning::{
@@ -532,15 +532,7 @@ impl Block {
     /// (one block's) fall in one set of a 64-set L1 of 64-byte lines. (At
     /// twice, the 16 rows of a 4-byte block, passes measured no faster.)
     fn crowded(&self, rows: usize, size: usize) -> bool {
-        let mut sets = [0u8; 64];
-        for p in 0..rows.min(self.rp) {
-            let set = (self.row(p).wrapping_mul(size) / 64) % 64;
-            sets[set] += 1;
-            if usize::from(sets[set]) > 2 * PASS {
-                return true;
-            }
-        }
-        false
+        crowd_one_set((0..rows.min(self.rp)).map(|p| self.row(p)), size)
     }
 
     /// Copies the block at `s` and `d`; `next`: the destination offset

@@ -18,7 +18,7 @@
 //! are shuffled in vector registers (`simd`), the rest moves element by
 //! element.
 
-use super::loops::{divisor_up_to, each_ahead, in_source_order};
+use super::loops::{crowd_one_set, divisor_up_to, each_ahead, in_source_order};
 use super::modes::{Mode, Nest, MODES};
 use super::simd;
 use super::tuning::{COLS, COL_BYTES, PASS, ROWS, ROW_BYTES};
@@ -280,13 +280,7 @@ pub(crate) fn sides_of(n: &Nest, size: usize) -> (usize, usize) {
         let Some(b) = Blocks::plan_at_most(n, pm, qm) else {
             break;
         };
-        let mut sets = [0u8; 64];
-        let crowded = b.cols().iter().any(|&c| {
-            let set = &mut sets[(c.wrapping_mul(size) / 64) % 64];
-            *set = set.saturating_add(1);
-            usize::from(*set) > 2 * PASS
-        });
-        if !crowded {
+        if !crowd_one_set(b.cols().iter().copied(), size) {
             break;
         }
         qm /= 2;
