@@ -54,6 +54,7 @@ use crate::plan::Plan;
 pub use describe::{RelayoutLoop, RelayoutSteps};
 pub use kernels::RelayoutKernel;
 use modes::{Chain, Nest, Piece, CHAIN};
+use tuning::{PACKED_PAD_RUN_BYTES, PAD_RUN_BYTES};
 
 fn mismatch(why: RelayoutMismatch) -> Error {
     Error::from_detail(ErrorDetail::RelayoutMismatch(why), Span::NONE)
@@ -624,7 +625,7 @@ impl RelayoutPlan {
     /// else every slot (the elements are copied over it).
     fn fill_padding<T: Copy>(&self, dst: &mut [T], start: u64, v: T) {
         let end = start.saturating_add(dst.len() as u64);
-        let alone = self.each_padding(start, end, &mut |lo, len| {
+        let alone = self.each_padding(start, end, PAD_RUN_BYTES, &mut |lo, len| {
             let at = (lo - start) as usize;
             dst[at..at + len as usize].fill(v);
         });
@@ -637,7 +638,8 @@ impl RelayoutPlan {
     /// slots from `start` on, then (in the last window) any bits after the
     /// destination's last slot, which become zeros.
     fn fill_bits(&self, copy: &bits::Copier, dst: &mut [u8], start: u64, slots: u64) {
-        let alone = self.each_padding(start, start.saturating_add(slots), &mut |lo, len| {
+        let end = start.saturating_add(slots);
+        let alone = self.each_padding(start, end, PACKED_PAD_RUN_BYTES, &mut |lo, len| {
             copy.fill_slots(dst, lo - start, len, self.fill)
         });
         if alone {
@@ -648,12 +650,20 @@ impl RelayoutPlan {
     }
 
     /// Calls `put(slot, len)` over the padding slots in `start..end` where
-    /// the plan knows where its padding is (`true`); else `false`, with no
-    /// call (the caller fills every slot).
-    fn each_padding(&self, start: u64, end: u64, put: &mut dyn FnMut(u64, u64)) -> bool {
+    /// the plan knows where its padding is, and its runs have `least`
+    /// bytes of elements between them on average (`true`); else `false`,
+    /// with no call (the caller fills every slot).
+    fn each_padding(
+        &self,
+        start: u64,
+        end: u64,
+        least: u64,
+        put: &mut dyn FnMut(u64, u64),
+    ) -> bool {
         match (&self.how, &self.padding) {
             (How::Chains(chains), Some(p)) => {
-                padding::fill(chains, &self.limits, self.rank, p, start, end, put)
+                let at = (start, end, self.dst_bits, least);
+                padding::fill(chains, &self.limits, self.rank, p, at, put)
             }
             _ => false,
         }
