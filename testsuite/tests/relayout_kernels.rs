@@ -588,6 +588,57 @@ fn nibble_units_match_every_element() {
     }
 }
 
+/// Nibble transposes whose destination run (the rows of a `(4,1)` or
+/// `(2,1)` sub-tile) the next sub-tiles continue: the loop that continues
+/// it joins the block's rows, in groups (512 rows of 4, 208 of 2, 288 of
+/// 16, 200 of 4 with a tile's edge), where a block used to be the one
+/// run's rows. A `(2,1)` pair whose groups make no more than a tile's
+/// rows stays in the packed blocks. Every slot checked, both directions.
+#[test]
+fn nibble_transpose_groups_match_every_element() {
+    use xla_layout::RelayoutKernel::*;
+    for (from, to, block) in [
+        (
+            "s4[304,10,128,2]{0,1,2,3:E(4)}",
+            "s4[304,10,128,2]{2,1,0,3:T(8,128)(4,1)E(4)}",
+            Some((512, 304)),
+        ),
+        (
+            "s4[202,104,4]{0,1,2:E(4)}",
+            "s4[202,104,4]{1,2,0:T(8,128)(2,1)E(4)}",
+            Some((208, 202)),
+        ),
+        (
+            "s4[18,1,16,168]{3,1,0,2:E(4)}",
+            "s4[18,1,16,168]{2,0,1,3:E(4)}",
+            Some((288, 168)),
+        ),
+        (
+            "s4[36,181,50]{0,1,2:E(4)}",
+            "s4[36,181,50]{2,1,0:T(8,128)(4,1)E(4)}",
+            Some((200, 36)),
+        ),
+        (
+            "s4[32,73,61,34]{3,2,0,1:E(4)}",
+            "s4[32,73,61,34]{0,1,2,3:T(8,128)(2,1)E(4)}",
+            None,
+        ),
+    ] {
+        let plan =
+            RelayoutPlan::new(&parse_array(from).unwrap(), &parse_array(to).unwrap()).unwrap();
+        let steps = plan.describe();
+        match block {
+            Some(b) => {
+                assert_eq!(steps.kernel(), Some(NibbleTranspose), "{from} -> {to}");
+                assert_eq!(steps.block(), Some(b), "{from} -> {to}");
+            }
+            None => assert_eq!(steps.kernel(), Some(PackedBlocks), "{from} -> {to}"),
+        }
+        matches_slots(from, to);
+        matches_slots(to, from);
+    }
+}
+
 /// Pairs nobody tuned a kernel for (drawn like the `relayout_pairs`
 /// bench's, smaller): odd extents, rows that start at odd nibbles, `(2,1)`
 /// sub-tiles against other orders, tiles of 2 rows on both sides, and

@@ -10,12 +10,11 @@ use super::few;
 use super::kernels::{self, RelayoutKernel};
 use super::loops::each;
 use super::modes::{Mode, Nest, MODES};
+use super::nibble_block::NibbleBlock;
 use super::nibble_units;
 use super::simd;
 use super::subbyte;
-use super::tuning::{
-    CHUNK_PAIRS_RUN, NIBBLE_ROWS, NIBBLE_RUN, NIBBLE_TUPLES_RUN, TILE_BYTES, TILE_ROWS,
-};
+use super::tuning::{CHUNK_PAIRS_RUN, NIBBLE_RUN, NIBBLE_TUPLES_RUN};
 use crate::base::element::ElementType;
 
 /// Low `w` bits set.
@@ -85,22 +84,6 @@ fn zero_bits(buf: &mut [u8], a: u64, b: u64) {
     let tail = (b / 8 * 8).max(head);
     buf[(head / 8) as usize..(tail / 8) as usize].fill(0);
     write(buf, tail, b - tail, 0);
-}
-
-/// Whether the transpose of loops `m0` (the destination's runs) and `m1`
-/// (the source's) goes as a [`NibbleBlock`]: everything on whole bytes,
-/// and source runs of at least [`NIBBLE_RUN`] nibbles (shorter ones, as a
-/// `(2,1)` pair split between two planes, make tiles one byte wide; the
-/// packed blocks take them).
-fn nibble_block(m0: &Mode, m1: &Mode) -> bool {
-    let even = |x: u64| x.is_multiple_of(2);
-    m0.dst == 1
-        && even(m0.range)
-        && even(m0.src)
-        && even(m1.range)
-        && even(m1.dst)
-        && m1.range >= NIBBLE_RUN
-        && m0.range >= NIBBLE_ROWS
 }
 
 /// Box `n` of slots `k` to a byte as a box of bytes, where it moves whole
@@ -360,7 +343,7 @@ impl Copier {
                     }
                     return Some(RelayoutKernel::NibblePairs);
                 }
-                if nibble_block(&m0, &m1) {
+                if NibbleBlock::of(n).is_some() {
                     return Some(RelayoutKernel::NibbleTranspose);
                 }
             }
@@ -476,18 +459,11 @@ impl Copier {
     /// each of two source rows, into a byte of each of two destination
     /// rows. `false` for other boxes.
     fn nibble_transpose(&self, n: &Nest, src: &[u8], dst: &mut [u8]) -> bool {
-        let Some((m0, m1)) = self.nibble_shape(n) else {
-            return false;
-        };
-        if !nibble_block(&m0, &m1) {
+        if self.per_byte(n) != Some(2) {
             return false;
         }
-        let outer = Self::nibble_outer(n);
-        let b = NibbleBlock {
-            rows: m0.range as usize,
-            row: (m0.src / 2) as usize,
-            cols: m1.range as usize,
-            col: (m1.dst / 2) as usize,
+        let Some((b, outer)) = NibbleBlock::of(n) else {
+            return false;
         };
         each(outer.loops(), n.src / 2, n.dst / 2, |s, d| {
             b.copy(src, s, dst, d)
@@ -694,105 +670,6 @@ fn unweave_run<const SIGNED: bool>(from: &[u8], a: &mut [u8], b: &mut [u8]) {
     for ((x, y), &v) in a.iter_mut().zip(b.iter_mut()).zip(from) {
         *x = widen(v & 0x0F);
         *y = widen(v >> 4);
-    }
-}
-
-/// A transposed block of nibbles: `rows` source rows `row` bytes apart,
-/// each `cols` nibbles long, into `cols` destination rows `col` bytes
-/// apart (all counts even).
-struct NibbleBlock {
-    rows: usize,
-    row: usize,
-    cols: usize,
-    col: usize,
-}
-
-impl NibbleBlock {
-    /// Tiles of [`TILE_ROWS`] source rows and [`TILE_BYTES`] bytes of
-    /// each, down the rows first (so that the bytes of each destination
-    /// row are written one tile after another: across the rows first, a
-    /// 184-row transpose wrote each destination line in three visits,
-    /// 1.6x slower). The tile is copied out first (rows a power of two
-    /// apart would evict each other from the L1 while their columns are
-    /// gathered), then each destination row gets one run per tile (whole
-    /// tiles, and tiles of 32 rows, through `simd::transpose_nibbles`
-    /// where it applies). Out of line: the tile (4 KiB) is on the stack
-    /// only for these copies.
-    #[inline(never)]
-    fn copy(&self, src: &[u8], s: usize, dst: &mut [u8], d: usize) {
-        let bytes = self.cols / 2;
-        // One tile for all: only its first `pn` rows, and `bn` bytes of
-        // each, are read, all written first.
-        let mut tile = [[0u8; TILE_BYTES]; TILE_ROWS];
-        for b0 in (0..bytes).step_by(TILE_BYTES) {
-            let bn = TILE_BYTES.min(bytes - b0);
-            for p0 in (0..self.rows).step_by(TILE_ROWS) {
-                let pn = TILE_ROWS.min(self.rows - p0);
-                // The next tile's destination lines, asked for (for
-                // writing) before this one is copied: as in the squares,
-                // reading them for ownership as they are written held
-                // these copies back.
-                let (np, nb) = if p0 + TILE_ROWS < self.rows {
-                    (p0 + TILE_ROWS, b0)
-                } else {
-                    (0, b0 + TILE_BYTES)
-                };
-                // (A tile's part of a destination row is at most
-                // `TILE_ROWS / 2` = 32 bytes: one line to ask for.)
-                if nb < bytes {
-                    for q in 2 * nb..(2 * (nb + TILE_BYTES)).min(self.cols) {
-                        simd::prefetch_write(dst, d + q * self.col + np / 2);
-                    }
-                }
-                if bn == TILE_BYTES {
-                    // Whole rows: copies of a known size, without a call
-                    // (a loop of its own; with the length tested in the
-                    // loop, measured no faster), as the packed blocks'
-                    // nibble tiles copy theirs (at whole bytes here).
-                    for (i, t) in tile[..pn].iter_mut().enumerate() {
-                        let at = s + (p0 + i) * self.row + b0;
-                        if !subbyte::whole_row(src, 2 * at, t) {
-                            t.copy_from_slice(&src[at..at + TILE_BYTES]);
-                        }
-                    }
-                } else {
-                    for (i, t) in tile[..pn].iter_mut().enumerate() {
-                        let at = s + (p0 + i) * self.row + b0;
-                        t[..bn].copy_from_slice(&src[at..at + bn]);
-                    }
-                }
-                // Whole tiles, and the first 32 rows of a tile of fewer
-                // (destination rows of 16 bytes), through the shuffles;
-                // the rows after them one pair at a time.
-                let mut from = 0;
-                let halves = pn / (TILE_ROWS / 2);
-                if halves > 0 && bn == TILE_BYTES {
-                    // The tile's first destination byte, and whether its
-                    // last row ends inside `dst`.
-                    let to = d + 2 * b0 * self.col + p0 / 2;
-                    let fits = (2 * TILE_BYTES - 1)
-                        .checked_mul(self.col)
-                        .and_then(|x| x.checked_add(to + halves * TILE_ROWS / 4))
-                        .is_some_and(|last| last <= dst.len());
-                    if fits && simd::transpose_nibbles(&tile, halves, dst, to, self.col) {
-                        from = halves * TILE_ROWS / 2;
-                    }
-                }
-                if from == pn {
-                    continue;
-                }
-                for j in 0..bn {
-                    let q = 2 * (b0 + j);
-                    let at = p0 / 2 + from / 2;
-                    let (o0, o1) = (d + q * self.col + at, d + (q + 1) * self.col + at);
-                    for (k, pair) in tile[from..pn].chunks_exact(2).enumerate() {
-                        let (a, b) = (pair[0][j], pair[1][j]);
-                        dst[o0 + k] = (a & 0x0F) | (b << 4);
-                        dst[o1 + k] = (a >> 4) | (b & 0xF0);
-                    }
-                }
-            }
-        }
     }
 }
 

@@ -10,6 +10,7 @@ use super::chunks::{self, Chunk};
 use super::decide::DECIDED;
 use super::kernels::{self, RelayoutKernel};
 use super::modes::{Mode, Nest, MODES};
+use super::nibble_block::NibbleBlock;
 use super::{How, RelayoutPlan};
 use crate::base::limits::MAX_RANK;
 
@@ -247,9 +248,10 @@ impl RelayoutPlan {
             .kernel(0)
             .unwrap_or_else(|| self.kernel_of(&nest));
         out.kernel = Some(kernel);
-        out.block = out
-            .slot_bytes
-            .and_then(|b| kernels::block_of(kernel, &nest, b as usize));
+        out.block = match (kernel, out.slot_bytes) {
+            (RelayoutKernel::NibbleTranspose, _) => NibbleBlock::of(&nest).map(|(b, _)| b.shape()),
+            (_, b) => b.and_then(|b| kernels::block_of(kernel, &nest, b as usize)),
+        };
         out.chunk = match (kernel, out.slot_bytes) {
             (RelayoutKernel::PackedChunks, _) => Chunk::plan(&nest),
             (RelayoutKernel::Chunks, Some(b)) => chunks::plan_whole(&nest, b as usize),

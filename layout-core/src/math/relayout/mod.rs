@@ -29,6 +29,7 @@ mod few;
 mod kernels;
 mod loops;
 mod modes;
+mod nibble_block;
 mod nibble_units;
 mod padding;
 #[cfg(feature = "rayon")]
