@@ -424,10 +424,35 @@ pub(crate) fn put_nibbles(row: &[u8], n: usize, dst: &mut [u8], at: usize) {
 /// A row of nibbles moved down by one: byte `k` of `out` gets the high
 /// nibble of `lo[k]` (low) and the low nibble of `hi[k]` (high), for each
 /// `k` all three have (`hi` is `lo` one byte on).
+/// Eight bytes at a time as `u64`s (a loop over bytes zipped three ways
+/// stayed a byte at a time), the last eight again where the length is
+/// not a multiple of eight (the bytes they share get the same values).
 #[inline(always)]
 fn shift_down(out: &mut [u8], lo: &[u8], hi: &[u8]) {
-    for ((x, &l), &h) in out.iter_mut().zip(lo).zip(hi) {
-        *x = (l >> 4) | (h << 4);
+    const LOW: u64 = 0x0F0F_0F0F_0F0F_0F0F;
+    let eight = |o: &mut [u8; 8], l: &[u8; 8], h: &[u8; 8]| {
+        let (l, h) = (u64::from_le_bytes(*l), u64::from_le_bytes(*h));
+        *o = (((l >> 4) & LOW) | ((h << 4) & !LOW)).to_le_bytes();
+    };
+    let n = out.len().min(lo.len()).min(hi.len());
+    let (out, lo, hi) = (&mut out[..n], &lo[..n], &hi[..n]);
+    if n < 8 {
+        for ((x, &l), &h) in out.iter_mut().zip(lo).zip(hi) {
+            *x = (l >> 4) | (h << 4);
+        }
+        return;
+    }
+    for ((o, l), h) in out
+        .as_chunks_mut::<8>()
+        .0
+        .iter_mut()
+        .zip(lo.as_chunks::<8>().0)
+        .zip(hi.as_chunks::<8>().0)
+    {
+        eight(o, l, h);
+    }
+    if let (Some(o), Some(l), Some(h)) = (out.last_chunk_mut(), lo.last_chunk(), hi.last_chunk()) {
+        eight(o, l, h);
     }
 }
 
@@ -610,5 +635,30 @@ pub(crate) fn pack<const W: usize>(values: &[u8], dst: &mut [u8], at: usize) {
     }
     for (i, &v) in values.iter().enumerate().skip(head + whole * k) {
         one(dst, at + i, v);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shift_down_moves_every_byte_by_a_nibble() {
+        let src: [u8; 41] = core::array::from_fn(|i| (i as u8).wrapping_mul(73) ^ 0xA5);
+        // Every length, so that the eight-byte steps and the last eight
+        // again (and the bytes below eight) are all met.
+        for n in 0..40 {
+            let mut out = [0xEEu8; 40];
+            shift_down(&mut out[..n], &src[..n], &src[1..=n]);
+            for k in 0..n {
+                assert_eq!(out[k], (src[k] >> 4) | (src[k + 1] << 4), "byte {k} of {n}");
+            }
+            assert!(out[n..].iter().all(|&x| x == 0xEE), "{n}: nothing after");
+        }
+        // The shortest of the three sets the length.
+        let mut out = [0u8; 12];
+        shift_down(&mut out, &src[..12], &src[1..10]);
+        assert_eq!(out[8], (src[8] >> 4) | (src[9] << 4));
+        assert_eq!(out[9..], [0, 0, 0]);
     }
 }
