@@ -707,9 +707,11 @@ fn tuples_any_phase<const H: usize>(
                     let x = if H == 1 { run.as_flattened_mut() } else { x };
                     weave(&a[..half], &b[..half], &mut x[..2 * half]);
                 }
-                // The rows of bytes woven into the tuples.
-                let out = run[..p].as_flattened_mut();
-                match bytes.each_ref().map(|x| &x[..p]).as_slice() {
+                // The rows of bytes woven into the tuples (as `[u8; 1]`,
+                // the slots the vector weaves take).
+                let out = run[..p].as_flattened_mut().as_chunks_mut::<1>().0;
+                let rows = bytes.each_ref().map(|x| x[..p].as_chunks::<1>().0);
+                match rows.as_slice() {
                     [a, b] => few::weave(a, b, out),
                     &[a, b, c, e] => few::weave4([a, b, c, e], out),
                     _ => {}
@@ -723,9 +725,13 @@ fn tuples_any_phase<const H: usize>(
                 let p = PAIRS.min(len - at);
                 let half = p.div_ceil(2);
                 subbyte::get_nibbles(src, s + k2 * at, run[..2 * half].as_flattened_mut());
-                // The tuples split into the rows of bytes.
-                let from = run[..2 * half].as_flattened();
-                match bytes.each_mut().map(|x| &mut x[..2 * half]).as_mut_slice() {
+                // The tuples split into the rows of bytes (as `[u8; 1]`,
+                // the slots the vector splits take).
+                let from = run[..2 * half].as_flattened().as_chunks::<1>().0;
+                let mut rows = bytes
+                    .each_mut()
+                    .map(|x| x[..2 * half].as_chunks_mut::<1>().0);
+                match rows.as_mut_slice() {
                     [a, b] => few::split(from, a, b),
                     [a, b, c, e] => few::split4(from, [&mut **a, &mut **b, &mut **c, &mut **e]),
                     _ => {}
