@@ -763,7 +763,12 @@ fn weave_quads(src: &[u8], s: usize, row: usize, nibbles: usize, out: &mut [u8])
         let r = |k: usize| &src[s + k * row + at / 2..s + k * row + (at + len) / 2];
         weave(r(0), r(1), &mut low[..len]);
         weave(r(2), r(3), &mut high[..len]);
-        few::weave(&low[..len], &high[..len], &mut out[2 * at..2 * (at + len)]);
+        // As arrays of one byte, which `simd` weaves 16 bytes at a time.
+        let (lo, hi) = (
+            low[..len].as_chunks::<1>().0,
+            high[..len].as_chunks::<1>().0,
+        );
+        few::weave(lo, hi, out[2 * at..2 * (at + len)].as_chunks_mut::<1>().0);
     }
 }
 
