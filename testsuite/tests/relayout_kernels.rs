@@ -593,7 +593,8 @@ fn nibble_units_match_every_element() {
 /// it joins the block's rows, in groups (512 rows of 4, 208 of 2, 288 of
 /// 16, 200 of 4 with a tile's edge), where a block used to be the one
 /// run's rows. A `(2,1)` pair whose groups make no more than a tile's
-/// rows stays in the packed blocks. Every slot checked, both directions.
+/// rows stays in the packed blocks, and 8 rows woven into tuples go as
+/// tuples. Every slot checked, both directions.
 #[test]
 fn nibble_transpose_groups_match_every_element() {
     use xla_layout::RelayoutKernel::*;
@@ -636,6 +637,26 @@ fn nibble_transpose_groups_match_every_element() {
         }
         matches_slots(from, to);
         matches_slots(to, from);
+    }
+    // Fewer rows than the shuffles take (32): 8 rows woven into 8-tuples
+    // go as tuples, 64 rows as a nibble transpose.
+    for (from, to, kernel) in [
+        ("s4[8,4096]{1,0:E(4)}", "s4[8,4096]{0,1:E(4)}", NibblePairs),
+        (
+            "s4[3,8,1000]{2,1,0:E(4)}",
+            "s4[3,8,1000]{1,2,0:E(4)}",
+            NibblePairs,
+        ),
+        (
+            "s4[64,4096]{1,0:E(4)}",
+            "s4[64,4096]{0,1:E(4)}",
+            NibbleTranspose,
+        ),
+    ] {
+        let plan =
+            RelayoutPlan::new(&parse_array(from).unwrap(), &parse_array(to).unwrap()).unwrap();
+        assert_eq!(plan.describe().kernel(), Some(kernel), "{from} -> {to}");
+        matches_slots(from, to);
     }
 }
 

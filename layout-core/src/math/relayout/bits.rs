@@ -343,7 +343,12 @@ impl Copier {
                     }
                     return Some(RelayoutKernel::NibblePairs);
                 }
-                if NibbleBlock::of(n).is_some() {
+                // A block of fewer rows than the shuffles take goes nibble
+                // pair by pair: tuples of up to 8 rows go faster woven or
+                // split (below), where they are such tuples.
+                if let Some((b, _)) = NibbleBlock::of(n)
+                    && (b.shuffled() || self.pairs_anywhere(n).is_none())
+                {
                     return Some(RelayoutKernel::NibbleTranspose);
                 }
             }

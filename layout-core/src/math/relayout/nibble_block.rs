@@ -91,6 +91,13 @@ impl NibbleBlock {
         (self.rows as u64, self.cols as u64)
     }
 
+    /// Whether the block has the rows the shuffles transpose at once
+    /// (`simd::transpose_nibbles` takes 32); with fewer, every byte goes
+    /// pair by pair.
+    pub(crate) fn shuffled(&self) -> bool {
+        self.rows >= TILE_ROWS / 2
+    }
+
     /// The first byte of source row `p`, from the block's.
     #[inline(always)]
     fn row_at(&self, p: usize) -> usize {
