@@ -4,7 +4,7 @@
 //! nibbles of two rows into a byte of each of two destination rows, with
 //! `simd` a whole tile at a time.
 
-use super::modes::{Mode, Nest, MODES};
+use super::modes::{Mode, Nest};
 use super::simd;
 use super::subbyte;
 use super::tuning::{NIBBLE_ROWS, NIBBLE_RUN, TILE_BYTES, TILE_ROWS};
@@ -37,8 +37,8 @@ impl NibbleBlock {
     /// shorter than [`NIBBLE_ROWS`] (a `(2,1)` pair's) are taken only
     /// where their groups make more than a tile's rows.
     pub(crate) fn of(n: &Nest) -> Option<(NibbleBlock, Nest)> {
-        let (m0, m1, others, len) = n.transposed()?;
-        let others = &others[..len];
+        let (m0, m1, mut loops, mut len) = n.transposed()?;
+        let others = &loops[..len];
         let even = |x: u64| x.is_multiple_of(2);
         let bytes = |m: &Mode| even(m.src) && even(m.dst);
         let fits = m0.dst == 1
@@ -62,27 +62,19 @@ impl NibbleBlock {
         if m0.range < NIBBLE_ROWS && rows <= TILE_ROWS as u64 {
             return None;
         }
-        let mut rest = [Mode {
-            range: 1,
-            src: 0,
-            dst: 0,
-        }; MODES];
-        let mut m = 0;
-        for (k, x) in others.iter().enumerate() {
-            if Some(k) != join {
-                rest[m] = *x;
-                m += 1;
-            }
+        if let Some(k) = join {
+            loops.copy_within(k + 1..len, k);
+            len -= 1;
         }
         let b = NibbleBlock {
             rows: usize::try_from(rows).ok()?,
-            group: m0.range as usize,
+            group: (m0.range as usize).max(1),
             row: (m0.src / 2) as usize,
             far: (far / 2) as usize,
             cols: m1.range as usize,
             col: (m1.dst / 2) as usize,
         };
-        Some((b, Nest::scaled(&rest[..m], 2, 2, 0, 0)))
+        Some((b, Nest::scaled(&loops[..len], 2, 2, 0, 0)))
     }
 
     /// The block's sides: its rows (the nibbles of a destination run) by
