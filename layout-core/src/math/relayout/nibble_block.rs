@@ -104,8 +104,10 @@ impl NibbleBlock {
     /// apart would evict each other from the L1 while their columns are
     /// gathered), then each destination row gets one run per tile (whole
     /// tiles, and tiles of 32 rows, through `simd::transpose_nibbles`
-    /// where it applies). Out of line: the tile (4 KiB) is on the stack
-    /// only for these copies.
+    /// where it applies). While a tile is copied, the next one's
+    /// destination lines are asked for, and its source rows where they
+    /// are far apart. Out of line: the tile (4 KiB) is on the stack only
+    /// for these copies.
     #[inline(never)]
     pub(crate) fn copy(&self, src: &[u8], s: usize, dst: &mut [u8], d: usize) {
         let bytes = self.cols / 2;
@@ -130,6 +132,18 @@ impl NibbleBlock {
                 if nb < bytes {
                     for q in 2 * nb..(2 * (nb + TILE_BYTES)).min(self.cols) {
                         simd::prefetch_write(dst, d + q * self.col + np / 2);
+                    }
+                    // And the next tile's source rows (both lines a row
+                    // of it may touch), where they are a line or more
+                    // apart and a whole tile wide: the hardware's
+                    // prefetchers do not follow rows that far apart, and
+                    // nearer or narrower rows share their lines.
+                    if bytes - nb >= TILE_BYTES && self.row >= TILE_BYTES {
+                        for i in 0..TILE_ROWS.min(self.rows - np) {
+                            let at = s + self.row_at(np + i) + nb;
+                            simd::prefetch(src, at);
+                            simd::prefetch(src, at + TILE_BYTES - 1);
+                        }
                     }
                 }
                 if bn == TILE_BYTES {
