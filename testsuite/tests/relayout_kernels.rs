@@ -371,6 +371,14 @@ fn describe_lists_each_box_and_the_block() {
             "s8[32,512,752]{1,2,0:T(32,128)(4,1)}",
             (64, 16),
         ),
+        // Likewise 16 of 38 columns, which no side of 8 to 16 divides:
+        // the box is cut into 32 columns and 6, and the block reported is
+        // the one that copies the 32 (not 2, the largest divisor of 38).
+        (
+            "s8[1024,504,38]{2,1,0}",
+            "s8[1024,504,38]{0,1,2:T(8,128)(4,1)}",
+            (64, 16),
+        ),
     ] {
         assert_eq!(steps(from, to).block(), Some(block), "{from} -> {to}");
     }

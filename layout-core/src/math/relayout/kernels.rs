@@ -391,9 +391,16 @@ pub(crate) fn block_of(kernel: RelayoutKernel, n: &Nest, size: usize) -> Option<
     }
     match kernel {
         RelayoutKernel::Blocks => {
+            // As `general_blocks` plans the box: where `each_box` cuts it,
+            // the blocks of its first part (the whole blocks).
             let (pm, qm) = transpose::sides_of(n, size);
-            let b = transpose::Blocks::plan_at_most(n, pm, qm)?;
-            Some((b.rows().len() as u64, b.cols().len() as u64))
+            let mut side = None;
+            transpose::each_box(n, pm, qm, &mut |part| {
+                if let (None, Whole::Blocks(b, _, _)) = (side, part) {
+                    side = Some((b.rows().len() as u64, b.cols().len() as u64));
+                }
+            });
+            side
         }
         RelayoutKernel::Squares | RelayoutKernel::Weave | RelayoutKernel::Split => {
             squares::side_of(n, size)
