@@ -823,3 +823,25 @@ fn runs_tiled_with_a_rest_match_every_element() {
         }
     }
 }
+
+/// Boxes walked together a slab at a time (a dimension cut by a tile
+/// edge at 376 of 384 or 200 of 256, under loops both sides keep
+/// outermost; arrays past the 256 KiB a slab takes): every slot, both
+/// directions, for packed, byte and `(2,1)` elements.
+#[test]
+fn boxes_walked_in_slabs_match_every_element() {
+    for (from, to) in [
+        (
+            "s4[64,376,72]{1,0,2:T(16,128)(2,1)E(4)}",
+            "s4[64,376,72]{1,0,2:E(4)}",
+        ),
+        ("u8[64,376,36]{1,0,2:T(8,128)}", "u8[64,376,36]{1,0,2}"),
+        (
+            "bf16[64,200,40]{1,0,2:T(8,128)(2,1)}",
+            "bf16[64,200,40]{1,0,2}",
+        ),
+    ] {
+        matches_slots(from, to);
+        matches_slots(to, from);
+    }
+}

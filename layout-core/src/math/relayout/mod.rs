@@ -35,6 +35,7 @@ mod padding;
 #[cfg(feature = "rayon")]
 mod parallel;
 mod simd;
+mod slabs;
 mod squares;
 mod staged;
 mod subbyte;
@@ -683,7 +684,10 @@ impl RelayoutPlan {
                 if par && self.on_threads(chains, dst, slot, copy) {
                     return;
                 }
-                self.each_decided_box(chains, &mut |k, n: &Nest| kernels::copy_as(k, n, src, dst));
+                let mut one = |k, n: &Nest| kernels::copy_as(k, n, src, dst);
+                if !self.each_slab(chains, &mut one) {
+                    self.each_decided_box(chains, &mut one);
+                }
             }
             How::General { src: a, dst: b } => {
                 self.each_general(a, b, 0..u64::MAX, |s, d| dst[d as usize] = src[s as usize])
@@ -709,11 +713,14 @@ impl RelayoutPlan {
                 if par && self.on_threads(chains, dst, |x| byte(x, bits), one_box) {
                     return;
                 }
-                self.each_decided_box(chains, &mut |k, n: &Nest| {
+                let mut one = |k, n: &Nest| {
                     if !copy.nest_as(k, n, src, dst) {
                         kernels::each_slot(n, |s, d| copy.one(src, s, dst, d));
                     }
-                });
+                };
+                if !self.each_slab(chains, &mut one) {
+                    self.each_decided_box(chains, &mut one);
+                }
             }
             How::General { src: a, dst: b } => {
                 self.each_general(a, b, 0..u64::MAX, |s, d| copy.one(src, s, dst, d))

@@ -295,3 +295,23 @@ pub(crate) const PAD_RUN_BYTES: u64 = 64;
 /// pairs this moves to the `memset` ran 1.0x-2.3x (A/B, 3 rounds), and
 /// the 20 more that 1024 takes over 256 a median of 1.05x.
 pub(crate) const PACKED_PAD_RUN_BYTES: u64 = 1024;
+
+// Boxes walked together (`slabs.rs`).
+
+/// The bytes of source and destination, over all the boxes, of one slab
+/// of the loop the boxes share. 64 KiB ran 0.7x-0.8x as fast on
+/// `s4[512,376,288]` out of `T(16,128)(2,1)E(4)` and `u8[512,376,288]`
+/// out of `T(32,128)(4,1)` (each slab decides each part's kernel and
+/// walks every box again); 1 MiB the same as this.
+pub(crate) const SLAB_BYTES: u64 = 256 * 1024;
+
+/// The most boxes walked together (each slab walks them all again).
+pub(crate) const SLAB_BOXES: usize = 16;
+
+/// The most bytes of destination one step of the shared loop may hold,
+/// over all the boxes, for the boxes to walk in slabs: steps of many
+/// lines share few of them between boxes, and slabs break each box's
+/// streams (`bf16[512,9033]` out of `T(4,128)(2,1)`, 72 KiB a step,
+/// 0.79x in slabs; `u8[512,376,288]` out of `T(32,128)(4,1)`, 12 KiB a
+/// step, 1.1x-1.2x, is left out by this bound).
+pub(crate) const SLAB_STEP_BYTES: u64 = 4096;
