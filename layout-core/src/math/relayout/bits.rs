@@ -729,10 +729,23 @@ fn tuples_any_phase<const H: usize>(
             for at in (0..len).step_by(PAIRS) {
                 let p = PAIRS.min(len - at);
                 let half = p.div_ceil(2);
-                subbyte::get_nibbles(src, s + k2 * at, run[..2 * half].as_flattened_mut());
+                // The piece's bytes: read where they are when it starts on
+                // a whole byte, else shifted into `run`.
+                let (start, bytes_len) = (s + k2 * at, H * 2 * half);
+                let whole = start
+                    .is_multiple_of(2)
+                    .then(|| src.get(start / 2..start / 2 + bytes_len))
+                    .flatten();
+                let input = match whole {
+                    Some(x) => x,
+                    None => {
+                        subbyte::get_nibbles(src, start, run[..2 * half].as_flattened_mut());
+                        run[..2 * half].as_flattened()
+                    }
+                };
                 // The tuples split into the rows of bytes (as `[u8; 1]`,
                 // the slots the vector splits take).
-                let from = run[..2 * half].as_flattened().as_chunks::<1>().0;
+                let from = input.as_chunks::<1>().0;
                 let mut rows = bytes
                     .each_mut()
                     .map(|x| x[..2 * half].as_chunks_mut::<1>().0);
@@ -742,7 +755,7 @@ fn tuples_any_phase<const H: usize>(
                     _ => {}
                 }
                 for (q, x) in bytes.iter().enumerate() {
-                    let x = if H == 1 { run.as_flattened() } else { x };
+                    let x = if H == 1 { input } else { x };
                     unweave(&x[..2 * half], &mut a[..half], &mut b[..half]);
                     let r = d + 2 * q * row + at;
                     subbyte::put_nibbles(&a, p, dst, r);
