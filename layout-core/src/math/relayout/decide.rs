@@ -11,7 +11,8 @@
 //!
 //! Copies cut into other boxes decide each part when it runs: the parts
 //! of rayon's threads (their cut depends on the thread count, a parameter
-//! of the run, not of the plan) and the parts of a window.
+//! of the run, not of the plan), the parts of a window, and the slabs of
+//! a serial copy that walks its boxes together (`slabs.rs`).
 //!
 //! The store is `DECIDED` bytes, inside the plan: no heap. It is filled
 //! by a function of its own (out of line), after the plan's other fields,
