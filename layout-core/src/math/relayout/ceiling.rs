@@ -52,11 +52,10 @@
 use super::few;
 use super::kernels::{self, sub_tile_nest, RelayoutKernel};
 use super::loops::{each, in_source_order};
-use super::modes::{Chain, Mode, Nest, MODES};
+use super::modes::{Mode, Nest, MODES};
 use super::transpose::{self, Blocks, Whole};
 use super::tuning::{COLS_HERE, ROWS, RUN_SLOTS, SUB_TILES_LEAST};
 use super::{bits, How, RelayoutPlan};
-use crate::base::limits::MAX_RANK;
 
 /// The lines copy of `plan` from `src` to `dst` (lengths checked).
 pub(crate) fn run(plan: &RelayoutPlan, src: &[u8], dst: &mut [u8]) {
@@ -70,14 +69,6 @@ pub(crate) fn run(plan: &RelayoutPlan, src: &[u8], dst: &mut [u8]) {
     }
 }
 
-/// The boxes of `plan`, or their parts, in the order `run_bytes` walks
-/// them: a slab of all of them at a time where it walks so (`slabs.rs`).
-fn walk(plan: &RelayoutPlan, chains: &[Chain; MAX_RANK], f: &mut dyn FnMut(&Nest)) {
-    if !plan.each_slab(chains, &mut |_, n: &Nest| f(n)) {
-        plan.each_box(chains, f);
-    }
-}
-
 /// Slots of `N` whole bytes.
 fn whole<const N: usize>(plan: &RelayoutPlan, src: &[u8], dst: &mut [u8]) {
     if plan.fill_needed {
@@ -85,7 +76,7 @@ fn whole<const N: usize>(plan: &RelayoutPlan, src: &[u8], dst: &mut [u8]) {
         plan.fill_padding(dst.as_chunks_mut::<N>().0, 0, fill);
     }
     match &plan.how {
-        How::Chains(chains) => walk(plan, chains, &mut |n: &Nest| one_box::<N>(n, src, dst)),
+        How::Chains(chains) => plan.each_part(chains, &mut |_, n: &Nest| one_box::<N>(n, src, dst)),
         How::General { src: a, dst: b } => {
             // Element by element, as the copy goes: the copy itself.
             let mut put = Slots::<N> { src, dst };
@@ -365,7 +356,7 @@ fn packed(plan: &RelayoutPlan, src: &[u8], dst: &mut [u8]) {
     }
     let (sb, db) = (plan.src_bits, plan.dst_bits);
     match &plan.how {
-        How::Chains(chains) => walk(plan, chains, &mut |n: &Nest| {
+        How::Chains(chains) => plan.each_part(chains, &mut |_, n: &Nest| {
             if sb == db && matches!(sb, 1 | 2 | 4) && whole_bytes(n, 8 / sb, src, dst) {
                 return;
             }

@@ -14,24 +14,31 @@
 //! of the run, not of the plan), the parts of a window, and the slabs of
 //! a serial copy that walks its boxes together (`slabs.rs`).
 //!
-//! The store is `DECIDED` bytes, inside the plan: no heap. It is filled
-//! by a function of its own (out of line), after the plan's other fields,
-//! so that its loop nests are on the stack only while it runs, as during
-//! a copy.
+//! Whether a serial copy walks its boxes together, a slab at a time
+//! (`slabs.rs`), is decided here too.
+//!
+//! The store is `DECIDED` bytes and the slab's loop, inside the plan: no
+//! heap. It is filled by a function of its own (out of line), after the
+//! plan's other fields, so that its loop nests are on the stack only
+//! while it runs, as during a copy.
 
 use super::bits::Copier;
 use super::kernels::{self, RelayoutKernel};
-use super::modes::{self, Nest};
+use super::modes::{self, Mode, Nest};
 use super::{How, RelayoutPlan};
 
 /// The most boxes whose kernel a plan stores (a byte each).
 pub(crate) const DECIDED: usize = 64;
 
-/// The kernel of each of the first boxes, in the copy's order.
+/// The kernel of each of the first boxes, in the copy's order, and
+/// whether a serial copy walks the boxes in slabs (`slabs.rs`).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Decided {
     kernels: [RelayoutKernel; DECIDED],
     len: u8,
+    /// The loop the boxes share and the steps of it a slab takes, where
+    /// they walk in slabs.
+    pub(crate) slab: Option<(Mode, u64)>,
 }
 
 impl Decided {
@@ -39,6 +46,7 @@ impl Decided {
     pub(crate) const NONE: Decided = Decided {
         kernels: [RelayoutKernel::Element; DECIDED],
         len: 0,
+        slab: None,
     };
 
     /// The kernel decided for box `i` (counted from 0 in the copy's
@@ -54,7 +62,8 @@ impl Decided {
 }
 
 impl RelayoutPlan {
-    /// Decides the kernel of each of the first [`DECIDED`] boxes.
+    /// Decides the kernel of each of the first [`DECIDED`] boxes, and
+    /// whether the boxes walk in slabs.
     #[inline(never)]
     pub(super) fn decide(&mut self) {
         let How::Chains(chains) = &self.how else {
@@ -68,6 +77,7 @@ impl RelayoutPlan {
                 usize::from(out.len) < DECIDED
             })
         });
+        out.slab = self.slabs(chains);
         self.decided = out;
     }
 

@@ -684,10 +684,7 @@ impl RelayoutPlan {
                 if par && self.on_threads(chains, dst, slot, copy) {
                     return;
                 }
-                let mut one = |k, n: &Nest| kernels::copy_as(k, n, src, dst);
-                if !self.each_slab(chains, &mut one) {
-                    self.each_decided_box(chains, &mut one);
-                }
+                self.each_part(chains, &mut |k, n: &Nest| kernels::copy_as(k, n, src, dst));
             }
             How::General { src: a, dst: b } => {
                 self.each_general(a, b, 0..u64::MAX, |s, d| dst[d as usize] = src[s as usize])
@@ -713,14 +710,11 @@ impl RelayoutPlan {
                 if par && self.on_threads(chains, dst, |x| byte(x, bits), one_box) {
                     return;
                 }
-                let mut one = |k, n: &Nest| {
+                self.each_part(chains, &mut |k, n: &Nest| {
                     if !copy.nest_as(k, n, src, dst) {
                         kernels::each_slot(n, |s, d| copy.one(src, s, dst, d));
                     }
-                };
-                if !self.each_slab(chains, &mut one) {
-                    self.each_decided_box(chains, &mut one);
-                }
+                });
             }
             How::General { src: a, dst: b } => {
                 self.each_general(a, b, 0..u64::MAX, |s, d| copy.one(src, s, dst, d))

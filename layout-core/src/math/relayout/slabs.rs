@@ -18,9 +18,23 @@ use super::RelayoutPlan;
 use crate::base::limits::MAX_RANK;
 
 impl RelayoutPlan {
+    /// The serial copy's walk: `f` with every box, or with every slab's
+    /// part of every box where the plan walks them in slabs, and the
+    /// kernel that copies it.
+    pub(super) fn each_part(
+        &self,
+        chains: &[Chain; MAX_RANK],
+        f: &mut dyn FnMut(RelayoutKernel, &Nest),
+    ) {
+        if !self.each_slab(chains, f) {
+            self.each_decided_box(chains, f);
+        }
+    }
+
     /// Calls `f` with the parts of every box, a slab of their shared
     /// outermost loop at a time (see the module's notes), each with the
     /// kernel that copies it: `true`, or `false` without calling `f`
+    /// where the plan decided against slabs ([`RelayoutPlan::slabs`]):
     /// where the boxes do not share that loop, where a step of it holds
     /// more than [`SLAB_STEP_BYTES`] of destination, where there is one
     /// box or more than [`SLAB_BOXES`], or where one slab would be the
@@ -30,7 +44,7 @@ impl RelayoutPlan {
         chains: &[Chain; MAX_RANK],
         f: &mut dyn FnMut(RelayoutKernel, &Nest),
     ) -> bool {
-        let Some((outer, steps)) = self.slabs(chains) else {
+        let Some((outer, steps)) = self.decided.slab else {
             return false;
         };
         for first in (0..outer.range).step_by(steps as usize) {
@@ -45,10 +59,11 @@ impl RelayoutPlan {
 
     /// The loop every box ends with and the steps of it a slab takes
     /// (about [`SLAB_BYTES`] of source and destination over all the
-    /// boxes), where the boxes walk in slabs.
-    // Out of line: its nests are off the stack before the copy starts.
+    /// boxes), where the boxes walk in slabs: decided when the plan is
+    /// made (`decide.rs`), which [`RelayoutPlan::each_slab`] reads.
+    // Out of line: its nests are off the stack before the plan is stored.
     #[inline(never)]
-    fn slabs(&self, chains: &[Chain; MAX_RANK]) -> Option<(Mode, u64)> {
+    pub(super) fn slabs(&self, chains: &[Chain; MAX_RANK]) -> Option<(Mode, u64)> {
         let (mut boxes, mut outer, mut shared) = (0usize, None::<Mode>, true);
         // Bits of source and destination moved in one step of the loop,
         // over all the boxes.
