@@ -22,7 +22,7 @@
 
 use super::chunks::Chunk;
 use super::kernels::RelayoutKernel;
-use super::loops::{each, each_ahead};
+use super::loops::{divisor_up_to, each, each_ahead, in_source_order};
 use super::modes::{Mode, Nest};
 use super::simd;
 use super::transpose::{self, Whole};
@@ -32,6 +32,10 @@ use super::tuning::{
 
 /// The side of the vector tiles the blocks' bytes are shuffled in.
 const TILE: usize = 16;
+
+/// Most loops over a block that [`blocks`] copies to take one of them
+/// into its columns (a copy on the stack).
+const FOLD_LOOPS: usize = 12;
 
 /// Copies box `n` of `w`-bit slots (`w` 1, 2 or 4): the kernel it took,
 /// or `None`, with nothing copied, for other widths or boxes that are no
@@ -165,15 +169,65 @@ fn blocks<const W: usize>(n: &Nest, src: &[u8], dst: &mut [u8]) -> bool {
                 return;
             }
         }
-        let (p, q) = (rows.len(), cols.len());
         let (ps, qs) = b.strides();
+        let q0 = cols.len();
+        // The slots a block's source spans: where that is short (rows
+        // and columns interleaved, as in `(2,1)` sub-tiles), the span is
+        // unpacked at once and each column gathered from it.
+        let last = rows.iter().max().copied().unwrap_or(0);
+        let whole_span = (q0 - 1)
+            .checked_mul(qs)
+            .and_then(|x| x.checked_add(last + 1))
+            .filter(|&x| x <= SPAN);
+        // Otherwise, columns that span few slots of the source (a short
+        // run, the rest of its sub-tile padding) take in the block's
+        // outer loop of the smallest source stride, `k` steps of it, as
+        // far as a row's slots fit the block's width ([`COLS_HERE`]):
+        // each block then uses the far-apart source lines it reads
+        // whole, where the next blocks would read them again.
+        let mut outer = [Mode {
+            range: 1,
+            src: 0,
+            dst: 0,
+        }; FOLD_LOOPS];
+        let on = b.outer().len();
+        let (mut k, mut s2, mut d2) = (1, 0, 0);
+        if q0 < TILE && on <= FOLD_LOOPS && whole_span.is_none() {
+            outer[..on].copy_from_slice(b.outer());
+            if let Some(m) = outer[..on].iter_mut().min_by_key(|m| m.src) {
+                let used = (q0 - 1) * qs + 1;
+                if let Some(room) = COLS_HERE.checked_sub(used).filter(|_| m.src > 0) {
+                    let most = room / m.src as usize + 1;
+                    k = divisor_up_to(m.range, most);
+                    (s2, d2) = (m.src as usize, m.dst as usize);
+                    // `k` divides the range: the steps left are whole.
+                    m.range /= k as u64;
+                    m.src *= k as u64;
+                    m.dst *= k as u64;
+                }
+            }
+            in_source_order(&mut outer[..on]);
+        }
+        let outer = if k > 1 { &outer[..on] } else { b.outer() };
+        // Column `j`: column `j % q0` of the plan, `j / q0` steps of the
+        // loop taken in; its source offset from the row's start and its
+        // destination offset from the block's.
+        let col_src = |j: usize| (j % q0) * qs + (j / q0) * s2;
+        let col_dst = |j: usize| cols[j % q0] + (j / q0) * d2;
+        let (p, q) = (rows.len(), q0 * k);
+        // The columns of `a` and `t` a block's rows fill: with a loop
+        // taken in, each row's whole span of slots, transposed whole
+        // and packed where the block's columns are (column `j` of the
+        // block is column `col_src(j)` of `t`); else the block's own.
+        let width = if k > 1 { col_src(q - 1) + 1 } else { q };
+        let t_col = |j: usize| if k > 1 { col_src(j) } else { j };
         // Row `i` of `a` starts at `i * qq`; column `j` of `t` at `j *
         // pp`: the block's sides rounded up to whole vector tiles, so
         // that the shuffles transpose all of it (rows and columns past
         // `p` and `q` hold what an earlier block left, and are not packed).
         let (pp, qq) = (
             p.next_multiple_of(TILE).min(ROWS),
-            q.next_multiple_of(TILE).min(COLS_HERE),
+            width.next_multiple_of(TILE).min(COLS_HERE),
         );
         let mut a_rows = [0usize; ROWS];
         for (i, r) in a_rows[..pp].iter_mut().enumerate() {
@@ -183,13 +237,10 @@ fn blocks<const W: usize>(n: &Nest, src: &[u8], dst: &mut [u8]) -> bool {
         for (j, c) in t_cols[..qq].iter_mut().enumerate() {
             *c = j * pp;
         }
-        // The slots a block's source spans: where that is short (rows
-        // and columns interleaved, as in `(2,1)` sub-tiles), the span is
-        // unpacked at once and each column gathered from it.
         let mut rows_across = |a: &mut [[u8; 1]], t: &mut [[u8; 1]], s: usize| {
             for (i, &r) in rows.iter().enumerate() {
-                let row = a[i * qq..i * qq + q].as_flattened_mut();
-                if qs == 1 {
+                let row = a[i * qq..i * qq + width].as_flattened_mut();
+                if qs == 1 || k > 1 {
                     unpack::<W>(src, s + r, row);
                 } else {
                     // The span the row's slots lie in, then every `qs`-th.
@@ -205,23 +256,25 @@ fn blocks<const W: usize>(n: &Nest, src: &[u8], dst: &mut [u8]) -> bool {
                 }
             }
             let (pn, qn) = simd::table_block(a, 0, &a_rows[..pp], t, 0, &t_cols[..qq]);
-            for j in 0..q {
+            for j in (0..q).map(t_col) {
                 let from = if j < qn { pn.min(p) } else { 0 };
                 for i in from..p {
                     t[j * pp + i] = a[i * qq + j];
                 }
             }
         };
-        let last = rows.iter().max().copied().unwrap_or(0);
         // Two columns of rows two slots apart (a `(2,1)` sub-tile's
         // pairs): the span is the two columns woven.
-        let pairs = q == 2 && qs == 1 && rows.iter().enumerate().all(|(i, &r)| r == 2 * i);
-        let span = (q - 1)
-            .checked_mul(qs)
-            .and_then(|x| x.checked_add(last + 1))
-            .filter(|&x| x <= SPAN);
-        each_ahead(b.outer(), s, d, 1, |s, d, next| {
+        let pairs =
+            k == 1 && q == 2 && qs == 1 && rows.iter().enumerate().all(|(i, &r)| r == 2 * i);
+        let span = whole_span.filter(|_| k == 1);
+        // The last slot of a row taken in: its line is asked for too.
+        let reach = if k > 1 { col_src(q - 1) } else { 0 };
+        each_ahead(outer, s, d, 1, |s, d, next| {
             fetch_rows::<W>(src, rows, next);
+            if reach > 0 {
+                fetch_rows::<W>(src, rows, next.map(|(x, y)| (x + reach, y)));
+            }
             if let Some(span) = span {
                 unpack::<W>(src, s, whole[..span].as_flattened_mut());
                 let done = if pairs {
@@ -242,8 +295,9 @@ fn blocks<const W: usize>(n: &Nest, src: &[u8], dst: &mut [u8]) -> bool {
             } else {
                 rows_across(&mut a, &mut t, s);
             }
-            for (j, &c) in cols.iter().enumerate() {
-                let column = t[j * pp..j * pp + p].as_flattened();
+            for j in 0..q {
+                let (c, tj) = (col_dst(j), t_col(j));
+                let column = t[tj * pp..tj * pp + p].as_flattened();
                 if ps == 1 {
                     pack::<W>(column, dst, d + c);
                 } else {
