@@ -847,11 +847,11 @@ fn boxes_walked_in_slabs_match_every_element() {
 }
 
 /// Packed blocks whose columns span a few slots of sub-tiles padded
-/// past the array (2 of the 4 rows of a `(4,1)` sub-tile, 1 of the 2 of
-/// a `(2,1)`) take in the loop that continues them in the source: every
-/// slot, both directions, nibbles and 2-bit slots, where the steps taken
-/// in divide that loop (128 of a tile's 128 columns) and where its rest
-/// does not (4 = 260 - 2 x 128 columns).
+/// past the array (2 or 3 of the 4 rows of a `(4,1)` sub-tile) take in
+/// the loop that continues them in the source: every slot, nibbles and
+/// 2-bit slots, where the steps taken in divide that loop (32 of a
+/// tile's 128 columns) and where they are its rest (4 = 260 - 2 x 128
+/// columns).
 #[test]
 fn packed_blocks_taking_in_a_loop_match_every_element() {
     use xla_layout::RelayoutKernel::PackedBlocks;
@@ -861,8 +861,8 @@ fn packed_blocks_taking_in_a_loop_match_every_element() {
             "s4[2,344,260,2]{1,0,3,2:E(4)}",
         ),
         (
-            "s4[3,100,130]{2,0,1:T(8,128)(2,1)E(4)}",
-            "s4[3,100,130]{1,0,2:E(4)}",
+            "s4[3,344,260,2]{2,0,3,1:T(8,128)(4,1)E(4)}",
+            "s4[3,344,260,2]{1,0,3,2:E(4)}",
         ),
         (
             "s2[2,300,260,2]{2,0,3,1:T(8,128)(4,1)E(2)}",
