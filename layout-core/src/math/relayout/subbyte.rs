@@ -5,7 +5,12 @@
 //! blocks where a loop allows (`transpose::each_box_whole`); each block's
 //! source rows are unpacked to a byte per slot on the stack, transposed
 //! there as bytes (in whole vector tiles, the block's sides rounded up),
-//! and each destination column packed back. Nibbles are unpacked 32 and
+//! and each destination column packed back. A block of fewer than 16
+//! columns whose source rows are far apart takes in steps of the loop
+//! that continues its columns in the source (padded sub-tiles), as many
+//! as a row of 128 slots holds: each row's span is unpacked and
+//! transposed whole, padding included, and only the block's columns are
+//! packed. Nibbles are unpacked 32 and
 //! packed 32 at a time with `simd` at either phase of a byte. Runs of 2
 //! or 4 nibbles contiguous on both sides are one element of the blocks,
 //! and skip the byte per slot: each block row is shifted to whole bytes
