@@ -201,10 +201,13 @@ fn blocks<const W: usize>(n: &Nest, src: &[u8], dst: &mut [u8]) -> bool {
             outer[..on].copy_from_slice(b.outer());
             if let Some(m) = outer[..on].iter_mut().min_by_key(|m| m.src) {
                 let used = (q0 - 1) * qs + 1;
-                if let Some(room) = COLS_HERE.checked_sub(used).filter(|_| m.src > 0) {
-                    let most = room / m.src as usize + 1;
-                    k = divisor_up_to(m.range, most);
-                    (s2, d2) = (m.src as usize, m.dst as usize);
+                let strides = usize::try_from(m.src)
+                    .ok()
+                    .filter(|&x| x > 0)
+                    .zip(usize::try_from(m.dst).ok());
+                if let (Some(room), Some((ms, md))) = (COLS_HERE.checked_sub(used), strides) {
+                    k = divisor_up_to(m.range, room / ms + 1);
+                    (s2, d2) = (ms, md);
                     // `k` divides the range: the steps left are whole.
                     m.range /= k as u64;
                     m.src *= k as u64;
@@ -269,10 +272,9 @@ fn blocks<const W: usize>(n: &Nest, src: &[u8], dst: &mut [u8]) -> bool {
             }
         };
         // Two columns of rows two slots apart (a `(2,1)` sub-tile's
-        // pairs): the span is the two columns woven.
-        let pairs =
-            k == 1 && q == 2 && qs == 1 && rows.iter().enumerate().all(|(i, &r)| r == 2 * i);
-        let span = whole_span.filter(|_| k == 1);
+        // pairs): the span is the two columns woven. (A block that takes
+        // a loop in has no whole span.)
+        let pairs = q == 2 && qs == 1 && rows.iter().enumerate().all(|(i, &r)| r == 2 * i);
         // The last slot of a row taken in: its line is asked for too.
         let reach = if k > 1 { col_src(q - 1) } else { 0 };
         each_ahead(outer, s, d, 1, |s, d, next| {
@@ -280,7 +282,7 @@ fn blocks<const W: usize>(n: &Nest, src: &[u8], dst: &mut [u8]) -> bool {
             if reach > 0 {
                 fetch_rows::<W>(src, rows, next.map(|(x, y)| (x + reach, y)));
             }
-            if let Some(span) = span {
+            if let Some(span) = whole_span {
                 unpack::<W>(src, s, whole[..span].as_flattened_mut());
                 let done = if pairs {
                     let (x, y) = t[..pp + p].split_at_mut(pp);
