@@ -102,6 +102,14 @@ fn each_family_gets_its_kernel() {
             "s4[100,258]{0,1:E(4)}",
             NibbleTranspose,
         ),
+        // Two panels of 8 tiles of 128 rows, then 100 rows (three times
+        // 32 shuffled, 4 one pair at a time); rows of two whole tiles'
+        // bytes and 22 more.
+        (
+            "s4[2148,300]{1,0:E(4)}",
+            "s4[2148,300]{0,1:E(4)}",
+            NibbleTranspose,
+        ),
         ("s4[14,675]{1,0:E(4)}", "s4[14,675]{0,1:E(4)}", PackedBlocks),
         // Destination runs of one `(2,1)` pair (2 nibbles) from source
         // runs of 36: too short for the nibble transpose's tiles, and

@@ -7,7 +7,7 @@
 use super::modes::{Mode, Nest};
 use super::simd;
 use super::subbyte;
-use super::tuning::{NIBBLE_ROWS, NIBBLE_RUN, TILE_BYTES, TILE_ROWS};
+use super::tuning::{NIBBLE_ROWS, NIBBLE_RUN, NIBBLE_TILE_ROWS, TILE_BYTES, TILE_ROWS};
 
 /// A transposed block of nibbles: `rows` source rows, each `cols`
 /// nibbles long, into `cols` destination rows `col` bytes apart (all
@@ -87,7 +87,7 @@ impl NibbleBlock {
     /// (`simd::transpose_nibbles` takes 32); with fewer, every byte goes
     /// pair by pair.
     pub(crate) fn shuffled(&self) -> bool {
-        self.rows >= TILE_ROWS / 2
+        self.rows >= 32
     }
 
     /// The first byte of source row `p`, from the block's.
@@ -96,101 +96,139 @@ impl NibbleBlock {
         (p % self.group) * self.row + (p / self.group) * self.far
     }
 
-    /// Tiles of [`TILE_ROWS`] source rows and [`TILE_BYTES`] bytes of
-    /// each, down the rows first (so that the bytes of each destination
-    /// row are written one tile after another: across the rows first, a
-    /// 184-row transpose wrote each destination line in three visits,
-    /// 1.6x slower). The tile is copied out first (rows a power of two
-    /// apart would evict each other from the L1 while their columns are
-    /// gathered), then each destination row gets one run per tile (whole
-    /// tiles, and tiles of 32 rows, through `simd::transpose_nibbles`
-    /// where it applies). While a tile is copied, the next one's
-    /// destination lines are asked for, and its source rows where they
-    /// are far apart. Out of line: the tile (4 KiB) is on the stack only
-    /// for these copies.
+    /// Tiles of [`NIBBLE_TILE_ROWS`] source rows and [`TILE_BYTES`]
+    /// bytes of each: 128 rows make a whole line of each destination row
+    /// (64 bytes), written in one visit. The tiles go down a panel of 8
+    /// tiles' rows first, then across the rows, then to the next panel:
+    /// down the rows all the way, a source line that two tiles share (a
+    /// row's 64 bytes seldom start a line) was read again only after
+    /// every other row, from memory; across first, the destination lines
+    /// that two tiles share (where the rows' parts do not start a line)
+    /// were (a 184-row transpose wrote each destination line in three
+    /// visits, 1.6x slower). The tile is copied out first (rows a power
+    /// of two apart would evict each other from the L1 while their
+    /// columns are gathered), then each destination row gets one run per
+    /// tile (through `simd::transpose_nibbles`, 32 rows at a time, where
+    /// it applies). While a tile is copied, the next one's destination
+    /// lines are asked for, and its source rows where they are far apart,
+    /// one of each as each row is copied. Out of line: the tile (8 KiB)
+    /// is on the stack only for these copies.
     #[inline(never)]
     pub(crate) fn copy(&self, src: &[u8], s: usize, dst: &mut [u8], d: usize) {
+        const ROWS: usize = NIBBLE_TILE_ROWS;
+        const PANEL: usize = 8 * ROWS;
         let bytes = self.cols / 2;
         // One tile for all: only its first `pn` rows, and `bn` bytes of
         // each, are read, all written first.
-        let mut tile = [[0u8; TILE_BYTES]; TILE_ROWS];
-        for b0 in (0..bytes).step_by(TILE_BYTES) {
-            let bn = TILE_BYTES.min(bytes - b0);
-            for p0 in (0..self.rows).step_by(TILE_ROWS) {
-                let pn = TILE_ROWS.min(self.rows - p0);
-                // The next tile's destination lines, asked for (for
-                // writing) before this one is copied: as in the squares,
-                // reading them for ownership as they are written held
-                // these copies back.
-                let (np, nb) = if p0 + TILE_ROWS < self.rows {
-                    (p0 + TILE_ROWS, b0)
-                } else {
-                    (0, b0 + TILE_BYTES)
-                };
-                // (A tile's part of a destination row is at most
-                // `TILE_ROWS / 2` = 32 bytes: one line to ask for.)
-                if nb < bytes {
-                    for q in 2 * nb..(2 * (nb + TILE_BYTES)).min(self.cols) {
-                        simd::prefetch_write(dst, d + q * self.col + np / 2);
-                    }
-                    // And the next tile's source rows (both lines a row
-                    // of it may touch), where they are a line or more
-                    // apart and a whole tile wide: the hardware's
-                    // prefetchers do not follow rows that far apart, and
-                    // nearer or narrower rows share their lines.
-                    if bytes - nb >= TILE_BYTES && self.row >= TILE_BYTES {
-                        for i in 0..TILE_ROWS.min(self.rows - np) {
+        let mut tile = [[0u8; TILE_BYTES]; ROWS];
+        for r0 in (0..self.rows).step_by(PANEL) {
+            let re = (r0 + PANEL).min(self.rows);
+            for b0 in (0..bytes).step_by(TILE_BYTES) {
+                let bn = TILE_BYTES.min(bytes - b0);
+                for p0 in (r0..re).step_by(ROWS) {
+                    let pn = ROWS.min(self.rows - p0);
+                    // The next tile's destination lines, asked for (for
+                    // writing) before this one is copied: as in the squares,
+                    // reading them for ownership as they are written held
+                    // these copies back.
+                    let (np, nb) = if p0 + ROWS < re {
+                        (p0 + ROWS, b0)
+                    } else if b0 + TILE_BYTES < bytes {
+                        (r0, b0 + TILE_BYTES)
+                    } else {
+                        (re, 0)
+                    };
+                    // A tile's part of a destination row: at most `ROWS / 2` =
+                    // 64 bytes, its first line asked for, and its last where
+                    // it ends in another. And the next tile's source rows
+                    // (both lines a row of it may touch), where they are a
+                    // line or more apart and a whole tile wide: the
+                    // hardware's prefetchers do not follow rows that far
+                    // apart, and nearer or narrower rows share their lines.
+                    // One of each for each row copied (`2 * TILE_BYTES` =
+                    // `ROWS` destination rows), so that the requests go out
+                    // among the copies, not all at once.
+                    let ahead = nb < bytes && np < self.rows;
+                    let last = if ahead {
+                        ROWS.min(self.rows - np).div_ceil(2) - 1
+                    } else {
+                        0
+                    };
+                    let (q_end, p_end) = if !ahead {
+                        (0, 0)
+                    } else if bytes - nb >= TILE_BYTES && self.row >= TILE_BYTES {
+                        (
+                            (2 * (nb + TILE_BYTES)).min(self.cols) - 2 * nb,
+                            ROWS.min(self.rows - np),
+                        )
+                    } else {
+                        ((2 * (nb + TILE_BYTES)).min(self.cols) - 2 * nb, 0)
+                    };
+                    let base = dst.as_ptr() as usize;
+                    let ask = |i: usize| {
+                        if i < q_end {
+                            let at = d + (2 * nb + i) * self.col + np / 2;
+                            simd::prefetch_write(dst, at);
+                            if (base.wrapping_add(at) % 64) + last >= 64 {
+                                simd::prefetch_write(dst, at + last);
+                            }
+                        }
+                        if i < p_end {
                             let at = s + self.row_at(np + i) + nb;
                             simd::prefetch(src, at);
                             simd::prefetch(src, at + TILE_BYTES - 1);
                         }
-                    }
-                }
-                if bn == TILE_BYTES {
-                    // Whole rows: copies of a known size, without a call
-                    // (a loop of its own; with the length tested in the
-                    // loop, measured no faster), as the packed blocks'
-                    // nibble tiles copy theirs (at whole bytes here).
-                    for (i, t) in tile[..pn].iter_mut().enumerate() {
-                        let at = s + self.row_at(p0 + i) + b0;
-                        if !subbyte::whole_row(src, 2 * at, t) {
-                            t.copy_from_slice(&src[at..at + TILE_BYTES]);
+                    };
+                    if bn == TILE_BYTES {
+                        // Whole rows: copies of a known size, without a call
+                        // (a loop of its own; with the length tested in the
+                        // loop, measured no faster), as the packed blocks'
+                        // nibble tiles copy theirs (at whole bytes here).
+                        for (i, t) in tile[..pn].iter_mut().enumerate() {
+                            let at = s + self.row_at(p0 + i) + b0;
+                            if !subbyte::whole_row(src, 2 * at, t) {
+                                t.copy_from_slice(&src[at..at + TILE_BYTES]);
+                            }
+                            ask(i);
+                        }
+                    } else {
+                        for (i, t) in tile[..pn].iter_mut().enumerate() {
+                            let at = s + self.row_at(p0 + i) + b0;
+                            t[..bn].copy_from_slice(&src[at..at + bn]);
+                            ask(i);
                         }
                     }
-                } else {
-                    for (i, t) in tile[..pn].iter_mut().enumerate() {
-                        let at = s + self.row_at(p0 + i) + b0;
-                        t[..bn].copy_from_slice(&src[at..at + bn]);
+                    for i in pn..ROWS {
+                        ask(i);
                     }
-                }
-                // Whole tiles, and the first 32 rows of a tile of fewer
-                // (destination rows of 16 bytes), through the shuffles;
-                // the rows after them one pair at a time.
-                let mut from = 0;
-                let halves = pn / (TILE_ROWS / 2);
-                if halves > 0 && bn == TILE_BYTES {
-                    // The tile's first destination byte, and whether its
-                    // last row ends inside `dst`.
-                    let to = d + 2 * b0 * self.col + p0 / 2;
-                    let fits = (2 * TILE_BYTES - 1)
-                        .checked_mul(self.col)
-                        .and_then(|x| x.checked_add(to + halves * TILE_ROWS / 4))
-                        .is_some_and(|last| last <= dst.len());
-                    if fits && simd::transpose_nibbles(&tile, halves, dst, to, self.col) {
-                        from = halves * TILE_ROWS / 2;
+                    // Each 32 rows of whole tiles through the shuffles; the
+                    // rows after them one pair at a time.
+                    let mut from = 0;
+                    let whole = 32 * (pn / 32);
+                    if whole > 0 && bn == TILE_BYTES {
+                        // The tile's first destination byte, and whether its
+                        // last row ends inside `dst`.
+                        let to = d + 2 * b0 * self.col + p0 / 2;
+                        let fits = (2 * TILE_BYTES - 1)
+                            .checked_mul(self.col)
+                            .and_then(|x| x.checked_add(to + whole / 2))
+                            .is_some_and(|last| last <= dst.len());
+                        if fits && simd::transpose_nibbles(&tile[..whole], dst, to, self.col) {
+                            from = whole;
+                        }
                     }
-                }
-                if from == pn {
-                    continue;
-                }
-                for j in 0..bn {
-                    let q = 2 * (b0 + j);
-                    let at = p0 / 2 + from / 2;
-                    let (o0, o1) = (d + q * self.col + at, d + (q + 1) * self.col + at);
-                    for (k, pair) in tile[from..pn].chunks_exact(2).enumerate() {
-                        let (a, b) = (pair[0][j], pair[1][j]);
-                        dst[o0 + k] = (a & 0x0F) | (b << 4);
-                        dst[o1 + k] = (a >> 4) | (b & 0xF0);
+                    if from == pn {
+                        continue;
+                    }
+                    for j in 0..bn {
+                        let q = 2 * (b0 + j);
+                        let at = p0 / 2 + from / 2;
+                        let (o0, o1) = (d + q * self.col + at, d + (q + 1) * self.col + at);
+                        for (k, pair) in tile[from..pn].chunks_exact(2).enumerate() {
+                            let (a, b) = (pair[0][j], pair[1][j]);
+                            dst[o0 + k] = (a & 0x0F) | (b << 4);
+                            dst[o1 + k] = (a >> 4) | (b & 0xF0);
+                        }
                     }
                 }
             }

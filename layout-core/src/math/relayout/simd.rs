@@ -22,8 +22,8 @@
 //! each row. Each returns how much it did; the caller's scalar loop does
 //! the rest. (Weaving two rows of whole elements into pairs needs none:
 //! the compiler vectorises that loop itself.) `transpose_nibbles`
-//! transposes a whole tile of `E(4)` nibbles: 16 x 16 bytes by
-//! interleaving, then the nibbles of each pair of rows apart.
+//! transposes a tile of `E(4)` nibbles: the nibbles of each pair of rows
+//! apart into bytes, then 16 x 16 bytes by interleaving.
 
 #[cfg(all(
     feature = "simd",
@@ -436,70 +436,67 @@ mod sse2 {
         )
     }
 
-    /// The first `32 * halves` rows (`halves` 1 or 2) of a tile of 64
-    /// rows of 128 nibbles (64 bytes each) transposed: nibble column `q`
-    /// of the tile becomes destination row `q`, `32 * halves` nibbles
-    /// (`16 * halves` bytes) at `dst[to + q * col..]`, row `2k`'s nibble
-    /// low and row `2k + 1`'s high in byte `k`. Two steps, each a vector
-    /// at a time: each pair of rows becomes two rows of bytes (byte `j`
-    /// of the first holds nibble `2j` of both rows, of the second nibble
-    /// `2j + 1`: every byte already a destination byte), then those rows
-    /// are transposed as bytes, 16 x 16 at a time. (Interleaving the
-    /// bytes first and splitting the nibbles after kept 32 vectors live,
-    /// more than there are registers.) `false`, with the tile partly
-    /// written, only if a destination row does not fit (the caller
-    /// checked that they do).
+    /// The rows of `tile` (a multiple of 32 of them, of 128 nibbles: 64
+    /// bytes each) transposed: nibble column `q` of the tile becomes
+    /// destination row `q`, `tile.len()` nibbles (`tile.len() / 2` bytes)
+    /// at `dst[to + q * col..]`, row `2k`'s nibble low and row `2k + 1`'s
+    /// high in byte `k`. For each 16 bytes of the rows (a column of 32
+    /// nibbles) and each of its two nibbles, each 32 rows go in two
+    /// steps, a vector at a time: each pair of rows becomes one row of
+    /// bytes (byte `j` holds that nibble of byte `j` of both rows: already
+    /// a destination byte), then the 16 rows of bytes are transposed, 16 x
+    /// 16. The 32 rows after them follow at once, so that each
+    /// destination row's bytes are written one after another, whole lines
+    /// at a time for 128 rows. (Making the bytes of all the rows first
+    /// took 4 KiB more on the stack and wrote each destination line in
+    /// pieces 16 bytes at a time, one piece per 32 rows, with the rest of
+    /// the tile's destination rows between them.) `false`, with the
+    /// destination partly written, only if a destination row does not fit
+    /// (the caller checked that they do), or `tile` is no multiple of 32
+    /// rows.
     pub(crate) fn transpose_nibbles(
-        tile: &[[u8; 64]; 64],
-        halves: usize,
+        tile: &[[u8; 64]],
         dst: &mut [u8],
         to: usize,
         col: usize,
     ) -> bool {
-        let halves = halves.min(2);
-        let (low, high) = (set_splat_i8_m128i(0x0F), set_splat_i8_m128i(0xF0u8 as i8));
-        // `even[k]` and `odd[k]`: rows `2k` and `2k + 1` as the bytes of
-        // nibble columns `2j` and `2j + 1` (`j` the byte).
-        let mut even = [[0u8; 64]; 32];
-        let mut odd = [[0u8; 64]; 32];
-        let pairs = 16 * halves;
-        for (k, (e, o)) in even.iter_mut().zip(odd.iter_mut()).enumerate().take(pairs) {
-            let (a, b) = (&tile[2 * k], &tile[2 * k + 1]);
-            let (a, b) = (a.as_chunks::<16>().0, b.as_chunks::<16>().0);
-            let (e, o) = (e.as_chunks_mut::<16>().0, o.as_chunks_mut::<16>().0);
-            for (((x, y), e), o) in a.iter().zip(b).zip(e).zip(o) {
-                let (x, y) = (load_unaligned_m128i(x), load_unaligned_m128i(y));
-                *e = bitor_m128i(
-                    bitand_m128i(x, low),
-                    bitand_m128i(shl_imm_u16_m128i::<4>(y), high),
-                )
-                .into();
-                *o = bitor_m128i(
-                    bitand_m128i(shr_imm_u16_m128i::<4>(x), low),
-                    bitand_m128i(y, high),
-                )
-                .into();
-            }
+        if !tile.len().is_multiple_of(32) {
+            return false;
         }
-        for h in 0..halves {
-            for g in 0..4 {
-                for (side, rows) in [&even, &odd].into_iter().enumerate() {
-                    let mut v = [m128i::default(); 16];
-                    for (v, row) in v.iter_mut().zip(&rows[16 * h..16 * h + 16]) {
-                        if let Some(x) = row[16 * g..].first_chunk::<16>() {
-                            *v = load_unaligned_m128i(x);
-                        }
-                    }
-                    Shuffle::<1>.transpose(&mut v);
+        let (low, high) = (set_splat_i8_m128i(0x0F), set_splat_i8_m128i(0xF0u8 as i8));
+        for g in 0..4 {
+            for (h, rows) in tile.chunks_exact(32).enumerate() {
+                // `v[0]`: the even nibbles (`x`'s low under `y`'s low);
+                // `v[1]`: the odd (the highs).
+                let mut v = [[m128i::default(); 16]; 2];
+                for (k, pair) in rows.chunks_exact(2).enumerate() {
+                    let (Some(x), Some(y)) = (
+                        pair[0][16 * g..].first_chunk::<16>(),
+                        pair[1][16 * g..].first_chunk::<16>(),
+                    ) else {
+                        continue;
+                    };
+                    let (x, y) = (load_unaligned_m128i(x), load_unaligned_m128i(y));
+                    v[0][k] = bitor_m128i(
+                        bitand_m128i(x, low),
+                        bitand_m128i(shl_imm_u16_m128i::<4>(y), high),
+                    );
+                    v[1][k] = bitor_m128i(
+                        bitand_m128i(shr_imm_u16_m128i::<4>(x), low),
+                        bitand_m128i(y, high),
+                    );
+                }
+                for (side, v) in v.iter_mut().enumerate() {
+                    Shuffle::<1>.transpose(v);
                     // Vector `m`: byte column `16 g + m`, nibble column
                     // `2 (16 g + m) + side`.
-                    for (m, x) in v.into_iter().enumerate() {
+                    for (m, x) in v.iter().enumerate() {
                         let q = 2 * (16 * g + m) + side;
                         let at = to + q * col + 16 * h;
                         let Some(out) = dst.get_mut(at..at + 16) else {
                             return false;
                         };
-                        out.copy_from_slice(&<[u8; 16]>::from(x));
+                        out.copy_from_slice(&<[u8; 16]>::from(*x));
                     }
                 }
             }
@@ -881,13 +878,7 @@ mod none {
     }
 
     #[inline(always)]
-    pub(crate) fn transpose_nibbles(
-        _: &[[u8; 64]; 64],
-        _: usize,
-        _: &mut [u8],
-        _: usize,
-        _: usize,
-    ) -> bool {
+    pub(crate) fn transpose_nibbles(_: &[[u8; 64]], _: &mut [u8], _: usize, _: usize) -> bool {
         false
     }
 }

@@ -374,7 +374,8 @@ fn nibble_tile(
             get_nibbles(src, s + r, &mut row[..bytes]);
         }
     }
-    if !simd::transpose_nibbles(tile, p.div_ceil(32), out.as_flattened_mut(), 0, 32) {
+    let rows = &tile[..(32 * p.div_ceil(32)).min(64)];
+    if !simd::transpose_nibbles(rows, out.as_flattened_mut(), 0, 32) {
         for (j, o) in out.iter_mut().enumerate().take(cols.len()) {
             let shift = 4 * (j % 2);
             for (k, x) in o.iter_mut().enumerate().take(p.div_ceil(2)) {

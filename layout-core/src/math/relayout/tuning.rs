@@ -196,8 +196,17 @@ pub(crate) const NIBBLE_TUPLES_RUN: u64 = 64;
 /// those of 64 or fewer 0.51x-1.34x (A/B, 3 rounds).
 pub(crate) const NIBBLE_ROWS: u64 = 4;
 
-/// Source rows in one tile of a nibble transpose (even).
+/// The rows the nibble transposes' choices count as a tile's (in
+/// `NibbleBlock::of`: a destination run shorter than this takes the loop
+/// that continues it, and short runs are taken only where those make
+/// more), as measured when the copy's tiles were 64 rows; they are
+/// [`NIBBLE_TILE_ROWS`] now.
 pub(crate) const TILE_ROWS: usize = 64;
+
+/// Source rows in one tile of a nibble transpose as it is copied: 128
+/// nibbles, a whole line of each destination row (at 64 rows, half a
+/// line, each line written in two visits).
+pub(crate) const NIBBLE_TILE_ROWS: usize = 128;
 
 /// Bytes of each source row in one tile (one cache line).
 pub(crate) const TILE_BYTES: usize = 64;
