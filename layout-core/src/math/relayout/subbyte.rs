@@ -169,7 +169,7 @@ fn blocks<const W: usize>(n: &Nest, src: &[u8], dst: &mut [u8]) -> bool {
             if let (Some(tile), Some(out)) = (tile.first_chunk_mut(), out.first_chunk_mut()) {
                 each_ahead(b.outer(), s, d, 1, |s, d, next| {
                     fetch_rows::<W>(src, rows, next);
-                    nibble_tile(rows, cols, src, s, dst, d, tile, out);
+                    nibble_tile(rows, cols, src, s, dst, d, next.map(|n| n.1), tile, out);
                 });
                 return;
             }
@@ -304,6 +304,15 @@ fn blocks<const W: usize>(n: &Nest, src: &[u8], dst: &mut [u8]) -> bool {
             }
             for j in 0..q {
                 let (c, tj) = (col_dst(j), t_col(j));
+                if let Some((_, x)) = next {
+                    let n = p.saturating_sub(1) * ps + 1;
+                    if ps > 1
+                        || !(x + c).is_multiple_of(8 / W)
+                        || !(x + c + n).is_multiple_of(8 / W)
+                    {
+                        ask_ends::<W>(dst, x + c, n);
+                    }
+                }
                 let column = t[tj * pp..tj * pp + p].as_flattened();
                 if ps == 1 {
                     pack::<W>(column, dst, d + c);
@@ -356,6 +365,7 @@ fn nibble_tile(
     s: usize,
     dst: &mut [u8],
     d: usize,
+    next: Option<usize>,
     tile: &mut [[u8; 64]; 64],
     out: &mut [[u8; 32]; 128],
 ) {
@@ -385,6 +395,9 @@ fn nibble_tile(
         }
     }
     for (o, &c) in out.iter().zip(cols) {
+        if let Some(x) = next {
+            ask_ends::<4>(dst, x + c, p);
+        }
         put_nibbles(o, p, dst, d + c);
     }
 }
@@ -479,6 +492,31 @@ pub(crate) fn put_nibbles(row: &[u8], n: usize, dst: &mut [u8], at: usize) {
         if (n - 1) % 2 == 1 {
             let x = &mut dst[b + 1 + whole];
             *x = (*x & 0xF0) | (row[whole] >> 4);
+        }
+    }
+}
+
+/// Asks for the lines of the destination's slots `at..at + n` (`W` bits
+/// each; `simd::prefetch_write`), a run or span of the next block while
+/// one is copied: where a run starts or ends inside a byte,
+/// [`put_nibbles`] and [`pack`] read that byte before writing it (and a
+/// span with gaps is read whole), and a read that misses the caches
+/// holds the copy back, where stores do not.
+#[inline(always)]
+fn ask_ends<const W: usize>(dst: &[u8], at: usize, n: usize) {
+    let k = 8 / W;
+    let (mut b, last) = (at / k, (at + n.max(1) - 1) / k);
+    // One request per line: from each byte asked for, the next line's
+    // first byte (the lines are the memory's, so from the slice's
+    // address).
+    let base = dst.as_ptr() as usize;
+    loop {
+        simd::prefetch_write(dst, b);
+        b = (base.wrapping_add(b) | 63)
+            .wrapping_add(1)
+            .wrapping_sub(base);
+        if b > last {
+            return;
         }
     }
 }
@@ -585,6 +623,9 @@ where
                 }
             }
             for (j, &c) in cols.iter().enumerate() {
+                if let Some((_, x)) = next {
+                    ask_ends::<4>(dst, x + c, p * g);
+                }
                 put_nibbles(&t_bytes[j * p * B..(j + 1) * p * B], p * g, dst, d + c);
             }
         });
