@@ -498,10 +498,13 @@ pub(crate) fn put_nibbles(row: &[u8], n: usize, dst: &mut [u8], at: usize) {
 
 /// Asks for the lines of the destination's slots `at..at + n` (`W` bits
 /// each; `simd::prefetch_write`), a run or span of the next block while
-/// one is copied: where a run starts or ends inside a byte,
-/// [`put_nibbles`] and [`pack`] read that byte before writing it (and a
-/// span with gaps is read whole), and a read that misses the caches
-/// holds the copy back, where stores do not.
+/// one is copied. Where a run starts or ends inside a byte,
+/// [`put_nibbles`] and [`pack`] read that byte before writing it, and a
+/// span with gaps is read whole: a read that misses the caches holds the
+/// copy back. The nibble tiles and the units ask for every run, of whole
+/// bytes too (their stores, a few bytes to each of 128 lines, fill the
+/// store buffer: asking only where a run starts or ends inside a byte
+/// lost most of the gain); the byte blocks only where their writes read.
 #[inline(always)]
 fn ask_ends<const W: usize>(dst: &[u8], at: usize, n: usize) {
     let k = 8 / W;
