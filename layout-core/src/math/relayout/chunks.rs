@@ -24,7 +24,7 @@
 use super::loops::{divisor_up_to, each, each_ahead};
 use super::modes::{Mode, Nest};
 use super::simd;
-use super::subbyte::{pack, unpack};
+use super::subbyte::{ask_ends, pack, unpack};
 use super::tuning::{CHUNK, CHUNK_RUN, CHUNK_TABLE};
 
 /// The most loops a chunked box has (its own, and two more where a loop
@@ -272,12 +272,15 @@ impl Chunk {
     #[inline(never)]
     pub(crate) fn copy<const W: usize>(&self, n: &Nest, src: &[u8], dst: &mut [u8]) {
         let (mut a, mut b) = ([0u8; CHUNK], [0u8; CHUNK]);
+        let rd = self.run_d;
         self.walk(
             n,
             (&mut a, &mut b),
             |s| simd::prefetch(src, s / (8 / W)),
             |s, run| unpack::<W>(src, s, run),
-            |run, d| pack::<W>(run, dst, d),
+            |d, dst: &mut [u8]| ask_ends::<W>(dst, d, rd),
+            |run, d, dst: &mut [u8]| pack::<W>(run, dst, d),
+            dst,
         );
     }
 
@@ -294,23 +297,33 @@ impl Chunk {
             (&mut a, &mut b),
             |s| simd::prefetch(src, s),
             |s, run| run.copy_from_slice(&src[s..s + run.len()]),
-            |run, d| dst[d..d + run.len()].copy_from_slice(run),
+            |_, _: &mut [T]| {},
+            |run, d, dst: &mut [T]| dst[d..d + run.len()].copy_from_slice(run),
+            dst,
         );
     }
 
     /// Walks the chunks of box `n`: each chunk's source runs read into
     /// `a` (`get(source offset, run)`), moved to `b`, and its destination
-    /// runs written from there (`put(run, destination offset)`); while a
-    /// chunk is moved, the first line of each source run of the next one
-    /// is asked for (`fetch`: they are often far apart).
+    /// runs written from there into `dst` (`put(run, destination offset,
+    /// dst)`); while a chunk is moved, the first line of each source run
+    /// of the next one is asked for (`fetch`: they are often far apart),
+    /// and before its runs are written, the next one's destination runs
+    /// (`ask(destination offset, dst)`: packed runs, whose first and last
+    /// bytes are read where they start or end inside one; whole slots
+    /// ask for none, which measured 0.93x to 1.03x against 0.96x to
+    /// 1.36x for the packed).
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     fn walk<T: Copy, const K: usize>(
         &self,
         n: &Nest,
         (a, b): (&mut [T; K], &mut [T; K]),
         fetch: impl Fn(usize),
         mut get: impl FnMut(usize, &mut [T]),
-        mut put: impl FnMut(&[T], usize),
+        ask: impl Fn(usize, &mut [T]),
+        mut put: impl FnMut(&[T], usize, &mut [T]),
+        dst: &mut [T],
     ) {
         let (rows, cols) = (self.rows.get(), self.cols.get());
         let (rs, rd) = (self.run_s, self.run_d);
@@ -331,7 +344,10 @@ impl Chunk {
                     }
                 }
             });
-            each(cols, 0, d as u64, |at, d| put(&b[at..at + rd], d));
+            if let Some((_, y)) = next {
+                each(cols, 0, y as u64, |_, d| ask(d, dst));
+            }
+            each(cols, 0, d as u64, |at, d| put(&b[at..at + rd], d, dst));
         });
     }
 

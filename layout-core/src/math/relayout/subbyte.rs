@@ -506,7 +506,7 @@ pub(crate) fn put_nibbles(row: &[u8], n: usize, dst: &mut [u8], at: usize) {
 /// store buffer: asking only where a run starts or ends inside a byte
 /// lost most of the gain); the byte blocks only where their writes read.
 #[inline(always)]
-fn ask_ends<const W: usize>(dst: &[u8], at: usize, n: usize) {
+pub(crate) fn ask_ends<const W: usize>(dst: &[u8], at: usize, n: usize) {
     let k = 8 / W;
     let (mut b, last) = (at / k, (at + n.max(1) - 1) / k);
     // One request per line: from each byte asked for, the next line's
