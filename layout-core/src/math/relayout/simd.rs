@@ -440,14 +440,14 @@ mod sse2 {
     /// bytes each) transposed: nibble column `q` of the tile becomes
     /// destination row `q`, `tile.len()` nibbles (`tile.len() / 2` bytes)
     /// at `dst[to + q * col..]`, row `2k`'s nibble low and row `2k + 1`'s
-    /// high in byte `k`. For each 16 bytes of the rows (a column of 32
-    /// nibbles) and each of its two nibbles, each 32 rows go in two
-    /// steps, a vector at a time: each pair of rows becomes one row of
-    /// bytes (byte `j` holds that nibble of byte `j` of both rows: already
-    /// a destination byte), then the 16 rows of bytes are transposed, 16 x
-    /// 16. The 32 rows after them follow at once, so that each
-    /// destination row's bytes are written one after another, whole lines
-    /// at a time for 128 rows. (Making the bytes of all the rows first
+    /// high in byte `k`. For each 16 bytes of the rows (32 nibble
+    /// columns), each 32 rows go in two steps, a vector at a time: each
+    /// pair of rows becomes two rows of bytes (byte `j` of one holds the
+    /// low nibble of byte `j` of both rows, of the other the high one:
+    /// already destination bytes), then each 16 rows of bytes are
+    /// transposed, 16 x 16. The 32 rows after them follow at once, so
+    /// that those 32 destination rows get their pieces one after another,
+    /// whole lines for 128 rows. (Making the bytes of all the rows first
     /// took 4 KiB more on the stack and wrote each destination line in
     /// pieces 16 bytes at a time, one piece per 32 rows, with the rest of
     /// the tile's destination rows between them.) `false`, with the
