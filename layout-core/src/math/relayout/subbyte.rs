@@ -504,7 +504,7 @@ pub(crate) fn put_nibbles(row: &[u8], n: usize, dst: &mut [u8], at: usize) {
 /// copy back. The nibble tiles and the units ask for every run, of whole
 /// bytes too (their stores, a few bytes to each of 128 lines, fill the
 /// store buffer: asking only where a run starts or ends inside a byte
-/// lost most of the gain); the byte blocks only where their writes read.
+/// lost much of the gain); the byte blocks only where their writes read.
 #[inline(always)]
 pub(crate) fn ask_ends<const W: usize>(dst: &[u8], at: usize, n: usize) {
     let k = 8 / W;
