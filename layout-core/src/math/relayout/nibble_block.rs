@@ -139,39 +139,34 @@ impl NibbleBlock {
                         (re, 0)
                     };
                     // A tile's part of a destination row: at most `ROWS / 2` =
-                    // 64 bytes, its first line asked for, and its last where
-                    // it ends in another. And the next tile's source rows
-                    // (both lines a row of it may touch), where they are a
-                    // line or more apart and a whole tile wide: the
-                    // hardware's prefetchers do not follow rows that far
-                    // apart, and nearer or narrower rows share their lines.
-                    // One of each for each row copied (`2 * TILE_BYTES` =
-                    // `ROWS` destination rows), so that the requests go out
-                    // among the copies, not all at once.
+                    // 64 bytes, its lines asked for (`subbyte::ask_ends`:
+                    // the first, and the last where it ends in another).
+                    // And the next tile's source rows (both lines a row of
+                    // it may touch), where they are a line or more apart
+                    // and a whole tile wide: the hardware's prefetchers do
+                    // not follow rows that far apart, and nearer or
+                    // narrower rows share their lines. One of each for each
+                    // row copied (`2 * TILE_BYTES` = `ROWS` destination
+                    // rows), so that the requests go out among the copies,
+                    // not all at once.
                     let ahead = nb < bytes && np < self.rows;
-                    let last = if ahead {
-                        ROWS.min(self.rows - np).div_ceil(2) - 1
+                    let (q_end, part) = if ahead {
+                        (
+                            (2 * (nb + TILE_BYTES)).min(self.cols) - 2 * nb,
+                            ROWS.min(self.rows - np).div_ceil(2),
+                        )
+                    } else {
+                        (0, 0)
+                    };
+                    let p_end = if ahead && bytes - nb >= TILE_BYTES && self.row >= TILE_BYTES {
+                        ROWS.min(self.rows - np)
                     } else {
                         0
                     };
-                    let (q_end, p_end) = if !ahead {
-                        (0, 0)
-                    } else if bytes - nb >= TILE_BYTES && self.row >= TILE_BYTES {
-                        (
-                            (2 * (nb + TILE_BYTES)).min(self.cols) - 2 * nb,
-                            ROWS.min(self.rows - np),
-                        )
-                    } else {
-                        ((2 * (nb + TILE_BYTES)).min(self.cols) - 2 * nb, 0)
-                    };
-                    let base = dst.as_ptr() as usize;
                     let ask = |i: usize| {
                         if i < q_end {
                             let at = d + (2 * nb + i) * self.col + np / 2;
-                            simd::prefetch_write(dst, at);
-                            if (base.wrapping_add(at) % 64) + last >= 64 {
-                                simd::prefetch_write(dst, at + last);
-                            }
+                            subbyte::ask_ends::<8>(dst, at, part);
                         }
                         if i < p_end {
                             let at = s + self.row_at(np + i) + nb;

@@ -505,6 +505,8 @@ pub(crate) fn put_nibbles(row: &[u8], n: usize, dst: &mut [u8], at: usize) {
 /// bytes too (their stores, a few bytes to each of 128 lines, fill the
 /// store buffer: asking only where a run starts or ends inside a byte
 /// lost much of the gain); the byte blocks only where their writes read.
+/// The nibble transposes ask for their tiles' destination rows as bytes
+/// (`W` = 8).
 #[inline(always)]
 pub(crate) fn ask_ends<const W: usize>(dst: &[u8], at: usize, n: usize) {
     let k = 8 / W;
