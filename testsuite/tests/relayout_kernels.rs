@@ -745,6 +745,51 @@ fn general_blocks_match_every_element() {
     }
 }
 
+/// General blocks whose sides are no multiple of the vector tiles: where
+/// the tiles leave more than a quarter of a tile, the last tile of a side
+/// ends at the block's edge, over slots an earlier tile moved (40 rows of
+/// bytes: tiles at 0, 16 and 24; 53 rows of `f16`: 8 tiles of 8 and one
+/// at 45; 38 columns of bytes: 0, 16 and 22); a smaller rest moves slot
+/// by slot (36 columns: 4). A row loop the block's side does not divide
+/// (53 rows of `f16`, 32 a side) is taken whole, not cut into 32 and 21.
+/// The blocks' sides are checked, then every slot, both directions.
+#[test]
+fn general_blocks_with_rests_match_every_element() {
+    for (from, to, block) in [
+        (
+            "s8[40,38,36]{2,1,0}",
+            "s8[40,38,36]{0,1,2:T(8,128)(4,1)}",
+            (40, 36),
+        ),
+        (
+            "s8[64,52,38]{2,1,0}",
+            "s8[64,52,38]{0,1,2:T(8,128)(4,1)}",
+            (64, 38),
+        ),
+        (
+            "f16[53,40,130]{1,2,0:T(4,128)(2,1)}",
+            "f16[53,40,130]{0,2,1}",
+            (53, 40),
+        ),
+        (
+            "f16[53,82,130]{1,2,0:T(4,128)(2,1)}",
+            "f16[53,82,130]{0,2,1}",
+            (53, 4),
+        ),
+    ] {
+        let (a, b) = (parse_array(from).unwrap(), parse_array(to).unwrap());
+        let steps = RelayoutPlan::new(&a, &b).unwrap().describe();
+        assert_eq!(
+            steps.kernel(),
+            Some(xla_layout::RelayoutKernel::Blocks),
+            "{from} -> {to}"
+        );
+        assert_eq!(steps.block(), Some(block), "{from} -> {to}:\n{steps}");
+        matches_slots(from, to);
+        matches_slots(to, from);
+    }
+}
+
 /// A few rows (3 to 8) woven into one run of tuples and split back out
 /// of it (`weave`, `split`), for elements of 1 to 16 bytes: rows longer
 /// than the pieces they go in (700 = 2 x 256 + 188), rows past the first

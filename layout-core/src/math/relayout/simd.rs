@@ -222,11 +222,27 @@ mod sse2 {
             src: &[T],
             dst: &mut [T],
         ) -> (usize, usize) {
-            let (pn, qn) = (self.rows.len() / R * R, self.cols.len() / L * L);
+            let (p, q) = (self.rows.len(), self.cols.len());
+            if p < R || q < L {
+                return (0, 0);
+            }
             // Each vector's columns, `R` slots (`R * S` bytes) each.
             let per = L / R;
-            for q0 in (0..qn).step_by(L) {
-                for p0 in (0..pn).step_by(R) {
+            // Whole tiles from 0, then, where the tiles leave a rest of
+            // more than a quarter of a tile, a last tile that ends at the
+            // block's edge: it moves some slots a second time, to the
+            // same places (a copy, so the same values). A smaller rest
+            // is left to the caller, one slot at a time, which costs
+            // less than a tile (as in the squares' edges).
+            let overlap = |n: usize, t: usize| n % t * 4 > t;
+            let starts = |n: usize, t: usize| {
+                (0..n / t)
+                    .map(move |k| k * t)
+                    .chain(overlap(n, t).then(|| n - t))
+            };
+            let ends = |n: usize, t: usize| if overlap(n, t) { n } else { n / t * t };
+            for q0 in starts(q, L) {
+                for p0 in starts(p, R) {
                     let mut v = [m128i::default(); R];
                     for (k, v) in v.iter_mut().enumerate() {
                         let at = self.s + self.rows[p0 + k] + q0;
@@ -255,7 +271,7 @@ mod sse2 {
                     }
                 }
             }
-            (pn, qn)
+            (ends(p, R), ends(q, L))
         }
     }
 

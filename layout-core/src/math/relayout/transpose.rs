@@ -353,18 +353,30 @@ fn blocks_of(
     // The first row loop, and the first column loop.
     let c0 = (1..loops.len()).min_by_key(|&i| loops[i].src).unwrap_or(1);
     let mut cut = None;
-    for (i, most) in [(0, p_most.min(ROWS)), (c0, q_most.min(COLS))] {
+    let mut most = [p_most.min(ROWS), q_most.min(COLS)];
+    for (side, (i, cap)) in [(0, ROWS), (c0, COLS)].into_iter().enumerate() {
         let r = loops[i].range;
-        let most = most as u64;
-        let least = if whole_blocks { most } else { most / 2 };
-        if r > most && (divisor_up_to(r, most as usize) as u64) < least {
-            cut = Some((i, r / most * most));
+        let m = most[side] as u64;
+        let least = if whole_blocks { m } else { m / 2 };
+        if r > m && (divisor_up_to(r, m as usize) as u64) < least {
+            // Blocks of any size (not whole ones) take a row loop of up
+            // to `ROWS` steps whole rather than cut it: the part cut off
+            // would write the same destination lines a second time, after
+            // the rest of the box. (A column loop is still cut: the part
+            // cut off reads source lines again, which costs less than
+            // more columns where `sides_of` keeps them few, each
+            // destination run in the same set of the L1.)
+            if !whole_blocks && side == 0 && r <= cap as u64 {
+                most[side] = r as usize;
+                continue;
+            }
+            cut = Some((i, r / m * m));
             break;
         }
     }
     let planned = match cut {
         Some(_) => None,
-        None => Blocks::plan_at_most(n, p_most, q_most),
+        None => Blocks::plan_at_most(n, most[0], most[1]),
     };
     if let Some(Blocks {
         poor: Some((i, whole)),
