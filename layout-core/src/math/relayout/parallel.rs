@@ -12,7 +12,6 @@ use alloc::vec::Vec;
 use rayon::prelude::*;
 
 use super::modes::Nest;
-use super::tuning::PART_LINES;
 
 /// One part: a box with its outermost loop cut to a range, and the slots
 /// `lo..hi` of the destination it writes.
@@ -36,10 +35,10 @@ pub(crate) struct Part {
 ///
 /// Where a step of that loop moves less than a cache line of the source
 /// (`src_line` source slots), each part keeps at least a line's worth of
-/// steps, and up to [`PART_LINES`] lines' worth where the loop splits
-/// into equal parts of whole lines for every thread: cut finer, the parts
-/// read the same lines, or each a stretch of every source row, and each
-/// transposes narrow columns.
+/// steps, and where the loop splits into equal parts of whole lines, one
+/// for each thread, the parts are those: cut finer, the parts read the
+/// same lines, or each a stretch of every source row, and each transposes
+/// narrow columns.
 pub(crate) fn parts(
     mut each_box: impl FnMut(&mut dyn FnMut(&Nest)),
     per_thread: u64,
@@ -81,16 +80,17 @@ pub(crate) fn parts(
             return;
         };
         let least = if top.src < src_line {
-            // A line's worth of steps at least; up to `PART_LINES` lines
-            // where the loop splits into equal parts of whole lines for
-            // every thread (a part that ends mid-line, or a last part
-            // shorter than the others, costs more than the lines gain).
+            // A line's worth of steps at least; one part for each thread
+            // where the loop splits into equal parts of whole lines so
+            // (a part that ends mid-line, or a last part shorter than the
+            // others, costs more than the lines gain).
             let line = src_line.div_ceil(top.src.max(1));
-            (1..=PART_LINES)
-                .rev()
-                .map(|k| k * line)
-                .find(|&step| top.range.is_multiple_of(step.saturating_mul(threads)))
-                .unwrap_or(line)
+            let whole = line.saturating_mul(threads);
+            if top.range.is_multiple_of(whole) {
+                top.range / threads
+            } else {
+                line
+            }
         } else {
             1
         };
@@ -204,17 +204,23 @@ mod tests {
     fn parts_of_a_source_run_keep_whole_lines() {
         let threads = rayon::current_num_threads().max(1) as u64;
         // The `f16` rows of 446 x 304 under a loop of 256 that is the
-        // source's run (32 slots a line): parts of up to four lines, one
-        // for every thread at least where 256 allows.
+        // source's run (32 slots a line), and `s64` rows of 61472 under a
+        // loop of 112 (8 a line): one part for each thread where the loop
+        // splits into equal parts of whole lines so, else parts of one
+        // line.
         let run = [(446, 77824, 1), (304, 256, 446), (256, 1, 135_584)];
-        let got = steps(&run, 32);
-        assert_eq!(got.iter().sum::<u64>(), 256);
-        let want = [128, 64, 32]
-            .into_iter()
-            .find(|&w| 256 % (w * threads) == 0)
-            .unwrap_or(32);
-        assert!(got.iter().all(|&s| s == want), "{got:?}");
-        assert_eq!(got.len() as u64, 256 / want);
+        let wide_rows = [(61472, 112, 1), (112, 1, 61472)];
+        for (loops, range, line) in [(&run[..], 256, 32), (&wide_rows[..], 112, 8)] {
+            let got = steps(loops, line);
+            assert_eq!(got.iter().sum::<u64>(), range);
+            let want = if range % (line * threads) == 0 {
+                range / threads
+            } else {
+                line
+            };
+            assert!(got.iter().all(|&s| s == want), "{got:?}");
+            assert_eq!(got.len() as u64, range / want);
+        }
         // A loop of 786 nibbles (128 a line), which no number of whole
         // lines splits evenly between two threads: parts of one line,
         // so that every part starts where the box does in its bytes.

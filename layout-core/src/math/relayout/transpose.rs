@@ -290,9 +290,11 @@ pub(crate) fn sides_of(n: &Nest, size: usize) -> (usize, usize) {
 
 /// Calls `f` with the blocks of box `n` (at most `p_most` by `q_most`):
 /// where the first row or column loop is longer than that and has no
-/// divisor of at least half of it, the box is first cut in two along that
-/// loop, a part of whole blocks and the rest, each planned on its own (a
-/// rest of one row or column is handed on as a [`Whole::Line`]).
+/// divisor of at least half of it, a row loop of up to [`ROWS`] steps is
+/// taken whole (the block then has more rows than `p_most`), and
+/// otherwise the box is first cut in two along that loop, a part of whole
+/// blocks and the rest, each planned on its own (a rest of one row or
+/// column is handed on as a [`Whole::Line`]).
 /// `false` where the box is no transpose (then `f` may have been called
 /// for some parts of it).
 #[inline(never)]
@@ -353,12 +355,12 @@ fn blocks_of(
     // The first row loop, and the first column loop.
     let c0 = (1..loops.len()).min_by_key(|&i| loops[i].src).unwrap_or(1);
     let mut cut = None;
-    let mut most = [p_most.min(ROWS), q_most.min(COLS)];
-    for (side, (i, cap)) in [(0, ROWS), (c0, COLS)].into_iter().enumerate() {
+    let mut p_most = p_most;
+    for (i, most) in [(0, p_most.min(ROWS)), (c0, q_most.min(COLS))] {
         let r = loops[i].range;
-        let m = most[side] as u64;
-        let least = if whole_blocks { m } else { m / 2 };
-        if r > m && (divisor_up_to(r, m as usize) as u64) < least {
+        let most = most as u64;
+        let least = if whole_blocks { most } else { most / 2 };
+        if r > most && (divisor_up_to(r, most as usize) as u64) < least {
             // Blocks of any size (not whole ones) take a row loop of up
             // to `ROWS` steps whole rather than cut it: the part cut off
             // would write the same destination lines a second time, after
@@ -366,17 +368,17 @@ fn blocks_of(
             // cut off reads source lines again, which costs less than
             // more columns where `sides_of` keeps them few, each
             // destination run in the same set of the L1.)
-            if !whole_blocks && side == 0 && r <= cap as u64 {
-                most[side] = r as usize;
+            if !whole_blocks && i == 0 && r <= ROWS as u64 {
+                p_most = r as usize;
                 continue;
             }
-            cut = Some((i, r / m * m));
+            cut = Some((i, r / most * most));
             break;
         }
     }
     let planned = match cut {
         Some(_) => None,
-        None => Blocks::plan_at_most(n, most[0], most[1]),
+        None => Blocks::plan_at_most(n, p_most, q_most),
     };
     if let Some(Blocks {
         poor: Some((i, whole)),
