@@ -34,11 +34,10 @@ pub(crate) struct Part {
 /// that then share a byte overlap, and [`run`] keeps them on one thread.
 ///
 /// Where a step of that loop moves less than a cache line of the source
-/// (`src_line` source slots), each part keeps at least a line's worth of
-/// steps, and where the loop splits into equal parts of whole lines, one
-/// for each thread, the parts are those: cut finer, the parts read the
-/// same lines, or each a stretch of every source row, and each transposes
-/// narrow columns.
+/// (`src_line` source slots), the parts are of whole lines, as many as
+/// make one part for each thread (the last shorter where the lines do not
+/// split evenly): cut finer, the parts read the same lines, or each a
+/// short stretch of every source row, and each transposes narrow columns.
 pub(crate) fn parts(
     mut each_box: impl FnMut(&mut dyn FnMut(&Nest)),
     per_thread: u64,
@@ -80,17 +79,13 @@ pub(crate) fn parts(
             return;
         };
         let least = if top.src < src_line {
-            // A line's worth of steps at least; one part for each thread
-            // where the loop splits into equal parts of whole lines so
-            // (a part that ends mid-line, or a last part shorter than the
-            // others, costs more than the lines gain).
+            // Whole lines, as many for each part as make one part for
+            // each thread (the last part shorter where the lines do not
+            // split evenly): every part starts at a whole line, and reads
+            // as long a stretch of each source row as it can.
             let line = src_line.div_ceil(top.src.max(1));
-            let whole = line.saturating_mul(threads);
-            if top.range.is_multiple_of(whole) {
-                top.range / threads
-            } else {
-                line
-            }
+            let lines = top.range.div_ceil(line);
+            line.saturating_mul(lines.div_ceil(threads))
         } else {
             1
         };
@@ -203,33 +198,30 @@ mod tests {
     #[test]
     fn parts_of_a_source_run_keep_whole_lines() {
         let threads = rayon::current_num_threads().max(1) as u64;
-        // The `f16` rows of 446 x 304 under a loop of 256 that is the
-        // source's run (32 slots a line), and `s64` rows of 61472 under a
-        // loop of 112 (8 a line): one part for each thread where the loop
-        // splits into equal parts of whole lines so, else parts of one
-        // line.
-        let run = [(446, 77824, 1), (304, 256, 446), (256, 1, 135_584)];
-        let wide_rows = [(61472, 112, 1), (112, 1, 61472)];
-        for (loops, range, line) in [(&run[..], 256, 32), (&wide_rows[..], 112, 8)] {
+        // Loops that are the source's run: `f16` rows of 446 x 304 under
+        // a loop of 256 (32 slots a line), `s64` rows of 61472 under a
+        // loop of 112 (8 a line), and a loop of 786 nibbles (128 a line,
+        // which no number of whole lines splits evenly between two
+        // threads). One part for each thread, each of whole lines (the
+        // last one shorter where the lines do not split evenly), so that
+        // every part starts at a whole line.
+        let f16_rows = [(446, 77824, 1), (304, 256, 446), (256, 1, 135_584)];
+        let s64_rows = [(61472, 112, 1), (112, 1, 61472)];
+        let nibbles = [(256, 786, 1), (564, 201_216, 256), (786, 1, 144_384)];
+        for (loops, range, line) in [
+            (&f16_rows[..], 256, 32),
+            (&s64_rows[..], 112, 8),
+            (&nibbles[..], 786, 128),
+        ] {
             let got = steps(loops, line);
             assert_eq!(got.iter().sum::<u64>(), range);
-            let want = if range % (line * threads) == 0 {
-                range / threads
-            } else {
-                line
-            };
-            assert!(got.iter().all(|&s| s == want), "{got:?}");
-            assert_eq!(got.len() as u64, range / want);
+            let want = line * range.div_ceil(line).div_ceil(threads);
+            let (last, whole) = got.split_last().unwrap();
+            assert!(whole.iter().all(|&s| s == want), "{got:?}");
+            assert_eq!(*last, range - want * whole.len() as u64, "{got:?}");
+            assert_eq!(got.len() as u64, range.div_ceil(want));
+            assert!(got.len() as u64 <= threads, "{got:?}");
         }
-        // A loop of 786 nibbles (128 a line), which no number of whole
-        // lines splits evenly between two threads: parts of one line,
-        // so that every part starts where the box does in its bytes.
-        let odd = [(256, 786, 1), (564, 201_216, 256), (786, 1, 144_384)];
-        let got = steps(&odd, 128);
-        assert!(
-            got.iter().all(|&s| s % 128 == 0 || s == 786 % 128),
-            "{got:?}"
-        );
         // A loop of 32 `s32` (16 a line): parts of one line.
         let short = [(204_820, 32, 1), (32, 1, 204_820)];
         let got = steps(&short, 16);
