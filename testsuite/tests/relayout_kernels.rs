@@ -7,7 +7,13 @@
 mod slots;
 
 use slots::matches_slots;
-use xla_layout::{parse_array, RelayoutPlan};
+use xla_layout::{parse_array, RelayoutPlan, RelayoutSteps};
+
+/// What the plan of `from` -> `to` decided (`describe`).
+fn steps_of(from: &str, to: &str) -> RelayoutSteps {
+    let (a, b) = (parse_array(from).unwrap(), parse_array(to).unwrap());
+    RelayoutPlan::new(&a, &b).unwrap().describe()
+}
 
 /// The kernel each family gets, as `describe` reports it, and the copy
 /// right. The kernel reported is the kernel that runs: for whole slots
@@ -278,13 +284,9 @@ fn each_family_gets_its_kernel() {
 #[test]
 fn describe_lists_each_box_and_the_block() {
     use xla_layout::RelayoutKernel::*;
-    let steps = |from: &str, to: &str| {
-        let (a, b) = (parse_array(from).unwrap(), parse_array(to).unwrap());
-        RelayoutPlan::new(&a, &b).unwrap().describe()
-    };
     // Squares of 1 KiB a side (256 `f32`), the whole transpose of 2 x 2
     // of them here.
-    let s = steps("f32[256,256]{1,0}", "f32[256,256]{0,1}");
+    let s = steps_of("f32[256,256]{1,0}", "f32[256,256]{0,1}");
     assert_eq!(
         (s.box_kernels(), s.block()),
         (&[Squares][..], Some((256, 256)))
@@ -388,29 +390,29 @@ fn describe_lists_each_box_and_the_block() {
             (64, 16),
         ),
     ] {
-        assert_eq!(steps(from, to).block(), Some(block), "{from} -> {to}");
+        assert_eq!(steps_of(from, to).block(), Some(block), "{from} -> {to}");
     }
     // A rest of 36 rows past the 64 of a whole tile: its own box (both
     // split out of 3-tuples, without blocks).
-    let s = steps("u8[100,3]{1,0}", "u8[100,3]{0,1:T(64)}");
+    let s = steps_of("u8[100,3]{1,0}", "u8[100,3]{0,1:T(64)}");
     assert_eq!(s.box_kernels(), [Split, Split]);
     assert_eq!(s.block(), None);
     assert!(
         s.to_string().contains("boxes: 2, kernels: split 2\n"),
         "{s}"
     );
-    let s = steps("u8[100,3]{1,0}", "u8[100,3]{0,1:T(2,64)}");
+    let s = steps_of("u8[100,3]{1,0}", "u8[100,3]{0,1:T(2,64)}");
     assert_eq!(s.kernel(), Some(Blocks));
     assert_eq!(s.block(), Some((64, 2)));
     // Runs have no block; strided steps neither.
     assert_eq!(
-        steps("f32[64,256]{1,0}", "f32[64,256]{1,0:T(8,128)}").block(),
+        steps_of("f32[64,256]{1,0}", "f32[64,256]{1,0:T(8,128)}").block(),
         None
     );
     // The packed chunks report their chunk: source runs and their span
     // (with the gaps of two-row `(4,1)` quads: 2 slots, then 2 of
     // padding), destination runs and their length; no block.
-    let s = steps(
+    let s = steps_of(
         "s4[32,2,300]{2,1,0:T(8,128)(4,1)E(4)}",
         "s4[32,2,300]{0,2,1:T(8,128)(4,1)E(4)}",
     );
@@ -425,12 +427,12 @@ fn describe_lists_each_box_and_the_block() {
         "{s}"
     );
     assert_eq!(
-        steps("s4[64,256]{1,0:E(4)}", "s4[64,256]{0,1:E(4)}").chunk(),
+        steps_of("s4[64,256]{1,0:E(4)}", "s4[64,256]{0,1:E(4)}").chunk(),
         None
     );
     // 81 boxes: the first 64 decided and listed, the rest decided as the
     // copy reaches them.
-    let s = steps(
+    let s = steps_of(
         "u8[7,7,7,7]{3,2,1,0:T(2,2,2,2)}",
         "u8[7,7,7,7]{0,1,2,3:T(4,4,4,4)}",
     );
@@ -537,8 +539,7 @@ fn squares_edges_match_every_element() {
 /// Asserts that `describe` names a kernel for some box of `from` -> `to`
 /// that `ok` accepts.
 fn assert_some_box_takes(from: &str, to: &str, ok: impl Fn(&xla_layout::RelayoutKernel) -> bool) {
-    let (a, b) = (parse_array(from).unwrap(), parse_array(to).unwrap());
-    let steps = RelayoutPlan::new(&a, &b).unwrap().describe();
+    let steps = steps_of(from, to);
     assert!(
         steps.box_kernels().iter().any(ok),
         "{from} -> {to}:\n{steps}"
@@ -777,8 +778,7 @@ fn general_blocks_with_rests_match_every_element() {
             (53, 4),
         ),
     ] {
-        let (a, b) = (parse_array(from).unwrap(), parse_array(to).unwrap());
-        let steps = RelayoutPlan::new(&a, &b).unwrap().describe();
+        let steps = steps_of(from, to);
         assert_eq!(
             steps.kernel(),
             Some(xla_layout::RelayoutKernel::Blocks),
@@ -865,8 +865,7 @@ fn runs_tiled_with_a_rest_match_every_element() {
         ("f32[5,17,3,36,4]{4,3,2,1,0}", "f32[5,17,3,36,4]{4,1,3,2,0}"),
     ] {
         for (from, to) in [(from, to), (to, from)] {
-            let (a, b) = (parse_array(from).unwrap(), parse_array(to).unwrap());
-            let steps = RelayoutPlan::new(&a, &b).unwrap().describe();
+            let steps = steps_of(from, to);
             assert_eq!(
                 steps.kernel(),
                 Some(xla_layout::RelayoutKernel::Runs),
