@@ -130,6 +130,9 @@ pub(crate) fn parts(
 /// their start; parts whose ranges overlap (the boxes of one outer step:
 /// the whole tiles and the rest of a tiled dimension) run one after the
 /// other on one thread, as one job with the union of their ranges.
+/// `false`, with nothing copied, where the parts make fewer than two jobs
+/// (the caller's copy on its own thread does the same work, with the
+/// kernels the plan decided) or an allocation is refused.
 pub(crate) fn run<T: Send>(
     parts: Vec<Part>,
     dst: &mut [T],
@@ -147,6 +150,9 @@ pub(crate) fn run<T: Send>(
             Some(g) if p.lo < g.3 => (g.1, g.3) = (i + 1, g.3.max(p.hi)),
             _ => groups.push((i, i + 1, p.lo, p.hi)),
         }
+    }
+    if groups.len() < 2 {
+        return false;
     }
     let mut jobs = Vec::new();
     if jobs.try_reserve_exact(groups.len()).is_err() {
