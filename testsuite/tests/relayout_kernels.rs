@@ -749,7 +749,7 @@ fn general_blocks_match_every_element() {
 /// General blocks whose sides are no multiple of the vector tiles: where
 /// the tiles leave more than a quarter of a tile, the last tile of a side
 /// ends at the block's edge, over slots an earlier tile moved (40 rows of
-/// bytes: tiles at 0, 16 and 24; 53 rows of `f16`: 8 tiles of 8 and one
+/// bytes: tiles at 0, 16 and 24; 53 rows of `f16`: 6 tiles of 8 and one
 /// at 45; 38 columns of bytes: 0, 16 and 22); a smaller rest moves slot
 /// by slot (36 columns: 4). A row loop the block's side does not divide
 /// (53 rows of `f16`, 32 a side) is taken whole, not cut into 32 and 21.

@@ -157,10 +157,12 @@ mod sse2 {
     /// A transposed block given by tables (the general transpose of
     /// `transpose.rs`): block row `p` starts at source slot `s + rows[p]`
     /// and runs over the columns, contiguous; block column `q` goes to the
-    /// destination run at `d + cols[q]`, `rows.len()` slots long. Whole
-    /// tiles of `R` rows by `L` columns (16 bytes of a row) are shuffled;
-    /// returns the rows and columns so covered, from 0 (`(0, 0)` where
-    /// `T` is not a byte slot; the caller copies the rest).
+    /// destination run at `d + cols[q]`, `rows.len()` slots long. Tiles
+    /// of `R` rows by `L` columns (16 bytes of a row) are shuffled, the
+    /// last of a side ending at the block's edge where the whole tiles
+    /// leave more than a quarter of one; returns the rows and columns so
+    /// covered, from 0 (`(0, 0)` where `T` is not a byte slot; the caller
+    /// copies the rest).
     #[inline(always)]
     pub(crate) fn table_block<T: 'static>(
         src: &[T],
