@@ -207,10 +207,20 @@ fn each_family_gets_its_kernel() {
             "s4[66,300]{1,0:E(4)}",
             NibblePairs,
         ),
+        // Nibbles whose every step is whole bytes on both sides: the
+        // kernels of whole slots on the bytes (runs of 64 bytes; `(2,1)`
+        // pairs, a byte each, transposed in squares; `(4,1)` quads, two
+        // bytes each, as units).
+        ("s4[64,256]{1,0:E(4)}", "s4[64,256]{1,0:T(8,128)E(4)}", Runs),
         (
-            "s4[64,256]{1,0:E(4)}",
-            "s4[64,256]{1,0:T(8,128)E(4)}",
-            PackedBytes,
+            "s4[32,2,1024]{2,0,1:T(16,128)(2,1)E(4)}",
+            "s4[32,2,1024]{0,1,2:E(4)}",
+            Squares,
+        ),
+        (
+            "s4[64,8,48,64]{2,1,0,3:E(4)}",
+            "s4[64,8,48,64]{3,2,0,1:T(8,128)(4,1)E(4)}",
+            Units,
         ),
         (
             "s4[33,65]{1,0:E(4)}",
@@ -257,6 +267,10 @@ fn each_family_gets_its_kernel() {
         let steps = plan.describe();
         assert_eq!(steps.kernel(), Some(kernel), "{from} -> {to}:\n{steps}");
         assert!(steps.to_string().contains(kernel.name()), "{steps}");
+        // Packed slots take a kernel of whole slots only as bytes.
+        let packed = steps.slot_bytes().is_none();
+        let whole_slots = matches!(kernel, Runs | Squares | Units);
+        assert_eq!(steps.on_bytes(), packed && whole_slots, "{steps}");
         // The plan decided every box's kernel (the first box's is this).
         if kernel != General {
             assert_eq!(steps.box_kernels().len() as u64, steps.boxes().min(64));

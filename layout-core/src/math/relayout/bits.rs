@@ -195,17 +195,6 @@ impl Copier {
         let done = match kernel {
             RelayoutKernel::Pack => self.way() == Some(true) && self.pack(n, src, dst),
             RelayoutKernel::Unpack => self.way() == Some(false) && self.unpack(n, src, dst),
-            RelayoutKernel::PackedBytes => match self.bytes_of(n) {
-                // Whole bytes on both sides: the byte copy's runs and
-                // blocks (a byte as an array of one, which `simd`
-                // shuffles).
-                Some(bytes) => {
-                    let (src, dst) = (src.as_chunks::<1>().0, dst.as_chunks_mut::<1>().0);
-                    kernels::copy_nest(&bytes, src, dst);
-                    true
-                }
-                None => false,
-            },
             RelayoutKernel::NibbleSquares => self.nibble_squares(n, src, dst),
             RelayoutKernel::NibblePairs => self.nibble_pairs(n, src, dst),
             RelayoutKernel::NibbleTranspose => self.nibble_transpose(n, src, dst),
@@ -217,7 +206,10 @@ impl Copier {
             RelayoutKernel::PackedChunks => {
                 w == self.dst_bits && chunks::copy(n, w as usize, src, dst)
             }
-            _ => false,
+            RelayoutKernel::Packed => false,
+            // A kernel of whole slots, which `choose` names for a box of
+            // whole bytes on both sides: that kernel on the bytes.
+            kernel => self.as_bytes(kernel, n, src, dst),
         };
         debug_assert!(
             done || kernel == RelayoutKernel::Packed,
@@ -228,7 +220,8 @@ impl Copier {
 
     /// The kernel that copies box `n` (the one place where the packed
     /// kernels' tests are made, in order: packing to and unpacking from a
-    /// byte per value, whole bytes, `(2,1)` nibble sub-tiles and pairs,
+    /// byte per value, whole bytes (the kernel of whole slots that
+    /// `kernels::choose` names for the bytes), `(2,1)` nibble sub-tiles and pairs,
     /// nibble transposes, then `subbyte.rs`'s runs and blocks for slots of
     /// one width below a byte); [`RelayoutKernel::Packed`] (slot by slot)
     /// where none takes it. Out of line, as `kernels::choose`: its tests'
@@ -270,10 +263,34 @@ impl Copier {
         (n.src.is_multiple_of(k) && n.dst.is_multiple_of(k)).then_some(k)
     }
 
-    /// Box `n` in whole bytes on both sides ([`byte_nest`]), for
-    /// [`RelayoutKernel::PackedBytes`].
-    fn bytes_of(&self, n: &Nest) -> Option<Nest> {
+    /// Box `n` in whole bytes on both sides ([`byte_nest`]): slots of
+    /// one width below a byte, every step of the box a whole number of
+    /// bytes. Such a box is copied as bytes, by the kernels of whole
+    /// slots.
+    pub(crate) fn bytes_of(&self, n: &Nest) -> Option<Nest> {
         byte_nest(n, self.per_byte(n)?)
+    }
+
+    /// The kernel of whole slots that copies box `n` as bytes
+    /// ([`Copier::bytes_of`]), or `None` where the box is not whole bytes.
+    /// Out of line: the byte nest is off the stack when it returns.
+    #[inline(never)]
+    fn bytes_kernel(&self, n: &Nest) -> Option<RelayoutKernel> {
+        self.bytes_of(n).map(|bytes| kernels::choose(&bytes, 1))
+    }
+
+    /// Box `n` copied as bytes ([`Copier::bytes_of`]) by `kernel`, the
+    /// kernel of whole slots that [`Copier::bytes_kernel`] names for them
+    /// (a byte as an array of one, which `simd` shuffles); `false` where
+    /// the box is not whole bytes.
+    #[inline(never)]
+    fn as_bytes(&self, kernel: RelayoutKernel, n: &Nest, src: &[u8], dst: &mut [u8]) -> bool {
+        let Some(bytes) = self.bytes_of(n) else {
+            return false;
+        };
+        let (src, dst) = (src.as_chunks::<1>().0, dst.as_chunks_mut::<1>().0);
+        kernels::copy_as(kernel, &bytes, src, dst);
+        true
     }
 
     /// Box `n` as a nibble transpose whose other loops all move whole
@@ -326,8 +343,8 @@ impl Copier {
             Some(false) => return self.unpack_way(n).map(|_| RelayoutKernel::Unpack),
             None => {}
         }
-        if self.bytes_of(n).is_some() {
-            return Some(RelayoutKernel::PackedBytes);
+        if let Some(k) = self.bytes_kernel(n) {
+            return Some(k);
         }
         if self.per_byte(n) == Some(2) && n.len >= 2 {
             if nibble_units::units(n).is_some() {

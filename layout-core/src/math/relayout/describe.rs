@@ -6,6 +6,7 @@
 
 use core::fmt;
 
+use super::bits::Copier;
 use super::chunks::{self, Chunk};
 use super::decide::DECIDED;
 use super::kernels::{self, RelayoutKernel};
@@ -63,6 +64,7 @@ pub struct RelayoutSteps {
     kernel: Option<RelayoutKernel>,
     block: Option<(u64, u64)>,
     chunk: Option<(u64, u64, u64, u64)>,
+    on_bytes: bool,
     kernels: [RelayoutKernel; DECIDED],
     decided: usize,
     loops: [RelayoutLoop; MODES],
@@ -130,6 +132,33 @@ impl RelayoutSteps {
         &self.loops[..self.len]
     }
 
+    /// Whether the first box's packed slots are copied as bytes: slots
+    /// of one width below a byte on both sides (`E(4)`, `E(2)`, `E(1)`),
+    /// every step of the box a whole number of bytes. The kernel is then
+    /// a kernel of whole slots, run on the bytes, and [`block`](Self::block)
+    /// counts bytes. `false` for whole slots.
+    ///
+    /// ```
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array, RelayoutKernel, RelayoutPlan};
+    /// // Rows of nibbles into `T(8,128)` tiles: runs of 128 nibbles, 64
+    /// // bytes, on both sides, copied as the runs of whole bytes.
+    /// let a = parse_array("s4[64,256]{1,0:E(4)}").unwrap();
+    /// let b = parse_array("s4[64,256]{1,0:T(8,128)E(4)}").unwrap();
+    /// let steps = RelayoutPlan::new(&a, &b).unwrap().describe();
+    /// assert!(steps.on_bytes());
+    /// assert_eq!(steps.kernel(), Some(RelayoutKernel::Runs));
+    /// assert!(steps.to_string().contains("first box: kernel runs on whole bytes\n"));
+    ///
+    /// // A nibble transpose moves single nibbles: bit offsets.
+    /// let b = parse_array("s4[64,256]{0,1:E(4)}").unwrap();
+    /// let steps = RelayoutPlan::new(&a, &b).unwrap().describe();
+    /// assert!(!steps.on_bytes());
+    /// ```
+    pub fn on_bytes(&self) -> bool {
+        self.on_bytes
+    }
+
     /// The bytes of a slot where whole slots are copied (1, 2, 4, 8 or
     /// 16); `None` where slots are packed or differ in size between the
     /// layouts.
@@ -142,7 +171,7 @@ impl fmt::Display for RelayoutSteps {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.slot_bytes {
             Some(b) => writeln!(f, "slots: {b} bytes, copied whole")?,
-            None => writeln!(f, "slots: packed or of two sizes, copied bit by bit")?,
+            None => writeln!(f, "slots: packed or of two sizes, copied at bit offsets")?,
         }
         write!(f, "boxes: {}", self.boxes)?;
         // Each kernel with its count of boxes, in the order of first use.
@@ -161,6 +190,9 @@ impl fmt::Display for RelayoutSteps {
         writeln!(f)?;
         if let Some(k) = self.kernel {
             write!(f, "first box: kernel {k}")?;
+            if self.on_bytes {
+                f.write_str(" on whole bytes")?;
+            }
             if let Some((p, q)) = self.block {
                 write!(f, ", blocks of {p} x {q}")?;
             }
@@ -208,6 +240,7 @@ impl RelayoutPlan {
             kernel: None,
             block: None,
             chunk: None,
+            on_bytes: false,
             kernels: [RelayoutKernel::Element; DECIDED],
             decided: 0,
             loops: [RelayoutLoop {
@@ -248,16 +281,35 @@ impl RelayoutPlan {
             .kernel(0)
             .unwrap_or_else(|| self.kernel_of(&nest));
         out.kernel = Some(kernel);
-        out.block = match (kernel, out.slot_bytes) {
-            (RelayoutKernel::NibbleTranspose, _) => NibbleBlock::of(&nest).map(|(b, _)| b.shape()),
-            (_, b) => b.and_then(|b| kernels::block_of(kernel, &nest, b as usize)),
+        self.shapes(kernel, &nest, &mut out);
+        out
+    }
+
+    /// The block and the chunks of `kernel` on box `nest`, into `out`:
+    /// for packed slots whose box is whole bytes on both sides, those of
+    /// the kernel of whole slots on the bytes (which is how they are
+    /// copied). Out of line: the byte nest is 3 KiB at rank 16.
+    #[inline(never)]
+    fn shapes(&self, kernel: RelayoutKernel, nest: &Nest, out: &mut RelayoutSteps) {
+        let bytes = match out.slot_bytes {
+            Some(_) => None,
+            None => Copier::new(self.element, self.src_bits, self.dst_bits).bytes_of(nest),
         };
-        out.chunk = match (kernel, out.slot_bytes) {
-            (RelayoutKernel::PackedChunks, _) => Chunk::plan(&nest),
-            (RelayoutKernel::Chunks, Some(b)) => chunks::plan_whole(&nest, b as usize),
+        out.on_bytes = bytes.is_some();
+        let (whole, size) = match (&bytes, out.slot_bytes) {
+            (Some(b), _) => (b, Some(1)),
+            (None, b) => (nest, b.map(|b| b as usize)),
+        };
+        out.block = match (kernel, size) {
+            (RelayoutKernel::NibbleTranspose, _) => NibbleBlock::of(nest).map(|(b, _)| b.shape()),
+            (_, Some(b)) => kernels::block_of(kernel, whole, b),
+            _ => None,
+        };
+        out.chunk = match (kernel, size) {
+            (RelayoutKernel::PackedChunks, _) => Chunk::plan(nest),
+            (RelayoutKernel::Chunks, Some(b)) => chunks::plan_whole(whole, b),
             _ => None,
         }
         .map(|c| c.shape());
-        out
     }
 }

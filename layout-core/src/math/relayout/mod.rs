@@ -34,6 +34,7 @@ mod nibble_units;
 mod padding;
 #[cfg(feature = "rayon")]
 mod parallel;
+mod runs;
 mod simd;
 mod slabs;
 mod squares;
