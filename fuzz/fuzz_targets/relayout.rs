@@ -14,7 +14,7 @@
 //!   of one width, and the plan back restores the source's elements.
 #![no_main]
 
-use layout_core::{parse_array, ArrayShape, Error, RelayoutKernel, RelayoutPlan};
+use layout_core::{parse_array, ArrayShape, Error, RelayoutPlan};
 use libfuzzer_sys::fuzz_target;
 
 /// Sources and destinations larger than this are planned, not run.
@@ -47,7 +47,7 @@ fuzz_target!(|data: &[u8]| {
     // take minutes under the sanitizer, so they get at least 64 windows'
     // worth there.
     let mut window = usize::from(rest.first().copied().unwrap_or(0)) + 1;
-    if steps.kernel() == Some(RelayoutKernel::General) {
+    if !plan.is_blocked() {
         window = window.max(n / 64);
     }
     let src = bytes(plan.source_bytes() as usize, rest);

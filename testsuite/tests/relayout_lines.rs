@@ -89,19 +89,23 @@ fn lines_write_what_the_relayout_writes() {
         ),
         // No blocks: strided steps; no common chains: element by element.
         ("f32[40,1]{1,0}", "f32[40,1]{1,0:T(8,128)}", Strided),
-        ("f32[12,8]{1,0:T(4,8)}", "f32[12,8]{1,0:T(3,8)}", General),
+        ("f32[12,8]{1,0:T(4,8)}", "f32[12,8]{1,0:T(3,8)}", Strided),
         // Packed slots, in bytes (approximately): transposed, whole bytes,
         // unpacked, 2-bit.
-        ("s4[64,130]{1,0:E(4)}", "s4[64,130]{0,1:E(4)}", Packed),
+        (
+            "s4[64,130]{1,0:E(4)}",
+            "s4[64,130]{0,1:E(4)}",
+            NibbleTranspose,
+        ),
         (
             "s4[64,256]{1,0:T(8,128)(2,1)E(4)}",
             "s4[64,256]{0,1:E(4)}",
-            Packed,
+            Squares,
         ),
-        ("s4[16,18]{1,0:E(4)}", "s4[16,18]{0,1}", Packed),
+        ("s4[16,18]{1,0:E(4)}", "s4[16,18]{0,1}", Strided),
         // Odd sides: the cut into whole blocks leaves single rows.
-        ("s4[65,129]{1,0:E(4)}", "s4[65,129]{0,1:E(4)}", Packed),
-        ("u2[33,70]{1,0:E(2)}", "u2[33,70]{0,1:E(2)}", Packed),
+        ("s4[65,129]{1,0:E(4)}", "s4[65,129]{0,1:E(4)}", PackedBlocks),
+        ("u2[33,70]{1,0:E(2)}", "u2[33,70]{0,1:E(2)}", PackedBlocks),
     ] {
         let (a, b) = (parse_array(from).unwrap(), parse_array(to).unwrap());
         let plan = RelayoutPlan::new(&a, &b).unwrap();

@@ -181,7 +181,7 @@ impl Copier {
 
     /// Copies box `n` with `kernel`, the one [`Copier::choose`] names for
     /// it (when the copy runs, or when the plan was made: `decide.rs`);
-    /// `false` for [`RelayoutKernel::Packed`] (slot by slot, the caller's
+    /// `false` for [`RelayoutKernel::Strided`] (slot by slot, the caller's
     /// [`Copier::one`]), and for a kernel that cannot take the box, which
     /// `choose` never names.
     pub(crate) fn nest_as(
@@ -206,13 +206,13 @@ impl Copier {
             RelayoutKernel::PackedChunks => {
                 w == self.dst_bits && chunks::copy(n, w as usize, src, dst)
             }
-            RelayoutKernel::Packed => false,
             // A kernel of whole slots, which `choose` names for a box of
-            // whole bytes on both sides: that kernel on the bytes.
+            // whole bytes on both sides: that kernel on the bytes. Else
+            // strided steps, here slot by slot (`false`).
             kernel => self.as_bytes(kernel, n, src, dst),
         };
         debug_assert!(
-            done || kernel == RelayoutKernel::Packed,
+            done || kernel == RelayoutKernel::Strided,
             "{kernel} did not take {n:?}"
         );
         done
@@ -223,7 +223,7 @@ impl Copier {
     /// byte per value, whole bytes (the kernel of whole slots that
     /// `kernels::choose` names for the bytes), `(2,1)` nibble sub-tiles and pairs,
     /// nibble transposes, then `subbyte.rs`'s runs and blocks for slots of
-    /// one width below a byte); [`RelayoutKernel::Packed`] (slot by slot)
+    /// one width below a byte); [`RelayoutKernel::Strided`] (slot by slot)
     /// where none takes it. Out of line, as `kernels::choose`: its tests'
     /// nests are off the stack before the chosen kernel runs.
     #[inline(never)]
@@ -236,7 +236,7 @@ impl Copier {
         {
             return k;
         }
-        RelayoutKernel::Packed
+        RelayoutKernel::Strided
     }
 
     /// `Some(true)` where values of 1, 2 or 4 bits go from a byte each

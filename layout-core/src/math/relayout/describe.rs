@@ -252,7 +252,7 @@ impl RelayoutPlan {
         };
         let How::Chains(chains) = &self.how else {
             out.boxes = u64::from(!self.limits[..self.rank].contains(&0));
-            out.kernel = (out.boxes > 0).then_some(RelayoutKernel::General);
+            out.kernel = (out.boxes > 0).then_some(RelayoutKernel::Strided);
             return out;
         };
         let nest = self.with_pieces(chains, |of| {

@@ -60,11 +60,13 @@ pub enum RelayoutKernel {
     /// sub-tiles back to rows); and tuples of 3 to 8 elements of any size
     /// into as many rows.
     Split,
-    /// Strided steps, element by element along the innermost loop.
+    /// The fallback, element by element: strided steps along the
+    /// innermost loop for whole slots; slot by slot at bit offsets for
+    /// packed or differently sized slots that no packed kernel below
+    /// takes; and where the layouts have no common digit chains (`*`,
+    /// tile sizes that do not nest: [`RelayoutPlan::is_blocked`](super::RelayoutPlan::is_blocked) is
+    /// `false`), through both layouts' offset functions.
     Strided,
-    /// Packed or differently sized slots that no packed kernel below
-    /// takes, slot by slot at bit offsets.
-    Packed,
     /// Values of 1, 2 or 4 bits, a byte each, packed into `E(n)` slots
     /// (runs, or for nibbles two rows woven into `(2,1)` pairs).
     Pack,
@@ -105,10 +107,6 @@ pub enum RelayoutKernel {
     /// moved there from the source's order to the destination's, and
     /// copied out.
     Chunks,
-    /// Element by element through both layouts' offset functions
-    /// (layouts whose offsets are not digit chains: `*`, tile sizes that
-    /// do not nest).
-    General,
 }
 
 impl RelayoutKernel {
@@ -130,7 +128,6 @@ impl RelayoutKernel {
             RelayoutKernel::Weave => "weave",
             RelayoutKernel::Split => "split",
             RelayoutKernel::Strided => "strided",
-            RelayoutKernel::Packed => "packed",
             RelayoutKernel::Pack => "pack",
             RelayoutKernel::Unpack => "unpack",
             RelayoutKernel::NibbleSquares => "nibble squares",
@@ -140,7 +137,6 @@ impl RelayoutKernel {
             RelayoutKernel::PackedBlocks => "packed blocks",
             RelayoutKernel::PackedChunks => "packed chunks",
             RelayoutKernel::Chunks => "chunks",
-            RelayoutKernel::General => "general",
         }
     }
 }
