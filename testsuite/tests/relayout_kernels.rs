@@ -123,35 +123,35 @@ fn each_family_gets_its_kernel() {
         (
             "s4[2,36,8,16]{1,2,3,0:E(4)}",
             "s4[2,36,8,16]{2,0,3,1:T(8,128)(2,1)E(4)}",
-            PackedChunks,
+            Chunks,
         ),
         // `(4,1)` quads of two rows (a dimension of 2): source runs of
         // 2 slots and 2 of padding, taken with their gaps.
         (
             "s4[32,2,300]{2,1,0:T(8,128)(4,1)E(4)}",
             "s4[32,2,300]{0,2,1:T(8,128)(4,1)E(4)}",
-            PackedChunks,
+            Chunks,
         ),
         (
             "s4[24,80,36,2]{2,3,1,0:T(8,128)(4,1)E(4)}",
             "s4[24,80,36,2]{2,1,3,0:T(8,128)(4,1)E(4)}",
-            PackedChunks,
+            Chunks,
         ),
         // Slots of 2 and of 1 bit, in `(4,1)` and `(8,1)` sub-tiles.
         (
             "u2[4,36,8,16]{1,2,3,0:E(2)}",
             "u2[4,36,8,16]{2,0,3,1:T(8,128)(4,1)E(2)}",
-            PackedChunks,
+            Chunks,
         ),
         (
             "pred[8,36,8,16]{1,2,3,0:E(1)}",
             "pred[8,36,8,16]{2,0,3,1:T(8,128)(8,1)E(1)}",
-            PackedChunks,
+            Chunks,
         ),
         (
             "s4[72,65,38]{2,0,1:T(16,128)(2,1)E(4)}",
             "s4[72,65,38]{0,1,2:T(8,128)(4,1)E(4)}",
-            PackedChunks,
+            Chunks,
         ),
         // `(2,1)` pairs woven into runs of one pair, and `(4,1)` quads
         // into runs of one quad (the sub-tiles transposed): chunks, not
@@ -159,12 +159,12 @@ fn each_family_gets_its_kernel() {
         (
             "s4[48,15,40]{2,0,1:T(16,128)(2,1)E(4)}",
             "s4[48,15,40]{0,1,2:T(16,128)(2,1)E(4)}",
-            PackedChunks,
+            Chunks,
         ),
         (
             "s4[32,20,24]{1,2,0:T(8,128)(4,1)E(4)}",
             "s4[32,20,24]{2,0,1:T(8,128)(4,1)E(4)}",
-            PackedChunks,
+            Chunks,
         ),
         // 257 columns: blocks of 128 and a last column alone.
         ("s4[70,257]{1,0:E(4)}", "s4[70,257]{0,1:E(4)}", PackedBlocks),
@@ -254,7 +254,7 @@ fn each_family_gets_its_kernel() {
         (
             "s4[16,45,96]{1,0,2:T(8,128)(4,1)E(4)}",
             "s4[16,45,96]{1,2,0:E(4)}",
-            PackedChunks,
+            Chunks,
         ),
         ("s4[8,301]{1,0:E(4)}", "s4[8,301]{0,1:E(4)}", NibblePairs),
         ("s4[64,256]{1,0}", "s4[64,256]{1,0:E(4)}", Pack),
@@ -437,7 +437,7 @@ fn describe_lists_each_box_and_the_block() {
         "s4[32,2,300]{2,1,0:T(8,128)(4,1)E(4)}",
         "s4[32,2,300]{0,2,1:T(8,128)(4,1)E(4)}",
     );
-    assert_eq!((s.kernel(), s.block()), (Some(PackedChunks), None));
+    assert_eq!((s.kernel(), s.block()), (Some(Chunks), None));
     let (rows, span, cols, run) = s.chunk().unwrap();
     assert_eq!((rows, cols, run), (32, 32, 128));
     // 64 quads of the 128 in a tile's row, each 4 slots on, the last 2.

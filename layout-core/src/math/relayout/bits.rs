@@ -203,8 +203,11 @@ impl Copier {
             RelayoutKernel::PackedRuns | RelayoutKernel::PackedBlocks => {
                 w == self.dst_bits && subbyte::copy(n, w as usize, src, dst).is_some()
             }
-            RelayoutKernel::PackedChunks => {
-                w == self.dst_bits && chunks::copy(n, w as usize, src, dst)
+            // The chunks of whole bytes, where the box is (`choose` names
+            // the kernel of whole slots for those), else of packed slots.
+            RelayoutKernel::Chunks => {
+                self.as_bytes(kernel, n, src, dst)
+                    || (w == self.dst_bits && chunks::copy(n, w as usize, src, dst))
             }
             // A kernel of whole slots, which `choose` names for a box of
             // whole bytes on both sides: that kernel on the bytes. Else
@@ -356,7 +359,7 @@ impl Copier {
                     // step, which the chunks beat.
                     let run = if weave { m1.range } else { m0.range };
                     if run < CHUNK_PAIRS_RUN && Chunk::plan(n).is_some() {
-                        return Some(RelayoutKernel::PackedChunks);
+                        return Some(RelayoutKernel::Chunks);
                     }
                     return Some(RelayoutKernel::NibblePairs);
                 }

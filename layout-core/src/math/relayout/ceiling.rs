@@ -97,7 +97,6 @@ fn one_box<const N: usize>(n: &Nest, src: &[u8], dst: &mut [u8]) {
         return few::lines(n, N, &mut |s, d, len| put.put(s, d, len));
     }
     match kernel {
-        RelayoutKernel::Element => put.put(n.src as usize, n.dst as usize, 1),
         RelayoutKernel::Units => {
             let r = n.modes[0].range as usize;
             let rest = &n.modes[1..n.len];

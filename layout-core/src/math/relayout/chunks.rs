@@ -1,11 +1,11 @@
-//! [`RelayoutKernel::PackedChunks`](super::RelayoutKernel::PackedChunks):
-//! packed slots (1, 2 or 4 bits, the same width on both sides) a chunk at
-//! a time, for boxes whose runs are too short for the blocks: `(2,1)`
+//! [`RelayoutKernel::Chunks`](super::RelayoutKernel::Chunks): a box a
+//! chunk at a time, for boxes whose runs are too short for the blocks.
+//! Packed slots (1, 2 or 4 bits, the same width on both sides): `(2,1)`
 //! pairs or `(4,1)` quads that a transpose moves a nibble at a time,
-//! planes woven, blocks of a few rows. And
-//! [`RelayoutKernel::Chunks`](super::RelayoutKernel::Chunks): whole slots
-//! the same way, where the blocks would move a few elements at a time,
-//! the runs copied rather than unpacked and packed.
+//! planes woven, blocks of a few rows. Whole slots the same way, where
+//! the blocks would move a few elements at a time, the runs copied
+//! rather than unpacked and packed: one plan of the chunk, and the
+//! packing a step on the way in and out.
 //!
 //! A chunk takes the loops that continue the source's runs and the loops
 //! that continue the destination's, the shorter side first, as far as

@@ -44,7 +44,7 @@ pub(crate) struct Decided {
 impl Decided {
     /// Nothing decided (element-by-element copies, empty arrays).
     pub(crate) const NONE: Decided = Decided {
-        kernels: [RelayoutKernel::Element; DECIDED],
+        kernels: [RelayoutKernel::Runs; DECIDED],
         len: 0,
         slab: None,
     };

@@ -95,7 +95,7 @@ impl RelayoutSteps {
     }
 
     /// The first box's chunks, where it takes
-    /// [`RelayoutKernel::PackedChunks`] or [`RelayoutKernel::Chunks`]: how
+    /// [`RelayoutKernel::Chunks`] (of packed or of whole slots): how
     /// many source runs a chunk
     /// unpacks and the span of each in slots (gaps of padding included),
     /// then how many destination runs it packs and the length of each.
@@ -110,7 +110,7 @@ impl RelayoutSteps {
     /// let a = parse_array("s4[64,4,512]{2,0,1:T(16,128)(2,1)E(4)}").unwrap();
     /// let b = parse_array("s4[64,4,512]{1,2,0:E(4)}").unwrap();
     /// let steps = RelayoutPlan::new(&a, &b).unwrap().describe();
-    /// assert_eq!(steps.kernel(), Some(RelayoutKernel::PackedChunks));
+    /// assert_eq!(steps.kernel(), Some(RelayoutKernel::Chunks));
     /// assert_eq!(steps.chunk(), Some((4, 2048, 16, 512)));
     /// ```
     pub fn chunk(&self) -> Option<(u64, u64, u64, u64)> {
@@ -241,7 +241,7 @@ impl RelayoutPlan {
             block: None,
             chunk: None,
             on_bytes: false,
-            kernels: [RelayoutKernel::Element; DECIDED],
+            kernels: [RelayoutKernel::Runs; DECIDED],
             decided: 0,
             loops: [RelayoutLoop {
                 range: 0,
@@ -306,8 +306,8 @@ impl RelayoutPlan {
             _ => None,
         };
         out.chunk = match (kernel, size) {
-            (RelayoutKernel::PackedChunks, _) => Chunk::plan(nest),
             (RelayoutKernel::Chunks, Some(b)) => chunks::plan_whole(whole, b),
+            (RelayoutKernel::Chunks, None) => Chunk::plan(nest),
             _ => None,
         }
         .map(|c| c.shape());

@@ -32,9 +32,8 @@ use super::tuning::{CHUNK_BLOCK_BYTES, SUB_TILES_LEAST, UNITS_LEAST};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum RelayoutKernel {
-    /// A box of one element.
-    Element,
-    /// Runs contiguous on both sides, each copied whole.
+    /// Runs contiguous on both sides, each copied whole (a box of one
+    /// element is one run of one).
     Runs,
     /// Runs of 2 or 4 one- or two-byte elements (the `(2,1)` and `(4,1)`
     /// sub-tiles of a transposed tiling), transposed in blocks as one
@@ -95,17 +94,12 @@ pub enum RelayoutKernel {
     /// blocks of slots unpacked to a byte each on the stack, transposed
     /// as bytes (runs of 2 or 4 nibbles as one element), and packed back.
     PackedBlocks,
-    /// `E(n)` boxes whose runs are too short for the blocks (`(2,1)`
-    /// pairs or `(4,1)` quads moved a nibble at a time, blocks of a few
-    /// rows): chunks of slots unpacked to a byte each on the stack,
-    /// moved there from the source's order to the destination's, and
-    /// packed back.
-    PackedChunks,
     /// Boxes whose blocks would move a few elements at a time (`(2,1)`
     /// pairs woven 2 x 2, `(4,1)` quads split 4 x 4, where the tiles are
-    /// transposed too): chunks of both sides' runs copied to the stack,
-    /// moved there from the source's order to the destination's, and
-    /// copied out.
+    /// transposed too), of whole or of packed slots: chunks of both
+    /// sides' runs copied to the stack (packed slots unpacked there to a
+    /// byte each), moved there from the source's order to the
+    /// destination's, and copied out (packed back).
     Chunks,
 }
 
@@ -119,7 +113,6 @@ impl RelayoutKernel {
     /// ```
     pub const fn name(self) -> &'static str {
         match self {
-            RelayoutKernel::Element => "element",
             RelayoutKernel::Runs => "runs",
             RelayoutKernel::Units => "units",
             RelayoutKernel::SubTiles => "sub-tiles",
@@ -135,7 +128,6 @@ impl RelayoutKernel {
             RelayoutKernel::NibbleTranspose => "nibble transpose",
             RelayoutKernel::PackedRuns => "packed runs",
             RelayoutKernel::PackedBlocks => "packed blocks",
-            RelayoutKernel::PackedChunks => "packed chunks",
             RelayoutKernel::Chunks => "chunks",
         }
     }
@@ -267,7 +259,8 @@ fn chunks_fit(kernel: RelayoutKernel, n: &Nest, size: usize) -> bool {
 /// [`choose`] before the chunks: the kernel of the tests below.
 fn choose_first(n: &Nest, size: usize) -> RelayoutKernel {
     let Some(&m0) = n.loops().first() else {
-        return RelayoutKernel::Element;
+        // One element: a run of one.
+        return RelayoutKernel::Runs;
     };
     if m0.src == 1 && m0.dst == 1 {
         // Runs of 2 or 4 one- or two-byte elements that the rest of the
@@ -335,7 +328,8 @@ fn sub_tiles_fit(n: &Nest, k: u64) -> bool {
 #[inline(never)]
 fn choose_fixed(n: &Nest, size: usize, same: bool) -> RelayoutKernel {
     let Some(&m0) = n.loops().first() else {
-        return RelayoutKernel::Element;
+        // One element: a run of one.
+        return RelayoutKernel::Runs;
     };
     if m0.dst == 1 && m0.src != 1 {
         let (pm, qm) = transpose::sides(size);
@@ -537,8 +531,8 @@ pub(crate) fn copy_fixed<T: Copy + 'static, X: Fix<T>>(n: &Nest, src: &[T], dst:
 /// `n`, on it.
 fn fixed<T: Copy + 'static, X: Fix<T>>(kernel: RelayoutKernel, n: &Nest, src: &[T], dst: &mut [T]) {
     match kernel {
-        RelayoutKernel::Element => {
-            note(RelayoutKernel::Element);
+        RelayoutKernel::Runs if n.loops().is_empty() => {
+            note(RelayoutKernel::Runs);
             dst[n.dst as usize] = X::fix(src[n.src as usize]);
         }
         // (`choose_fixed` names the general blocks only for elements
@@ -717,7 +711,7 @@ mod tests {
                 SubTiles,
             ),
             ("s8[256,512]{1,0}", "s8[256,512]{0,1:T(8,128)(4,1)}", Units),
-            ("f32[1,1]{1,0}", "f32[1,1]{0,1}", Element),
+            ("f32[1,1]{1,0}", "f32[1,1]{0,1}", Runs),
             ("s4[64,256]{1,0:E(4)}", "s4[64,256]{1,0:T(8,128)E(4)}", Runs),
             (
                 "s4[32,2,1024]{2,0,1:T(16,128)(2,1)E(4)}",

@@ -19,8 +19,12 @@ use super::tuning::{RUNS_AHEAD, TILE_RUNS, TILE_RUN_BYTES};
 #[inline(never)]
 pub(crate) fn runs<T: Copy + 'static>(n: &Nest, src: &[T], dst: &mut [T]) {
     note(RelayoutKernel::Runs);
-    // `choose` names runs only for a box with loops.
-    let (len, rest) = (n.modes[0].range as usize, &n.modes[1..n.len]);
+    let Some((m0, rest)) = n.loops().split_first() else {
+        // A box of one element.
+        dst[n.dst as usize] = src[n.src as usize];
+        return;
+    };
+    let len = m0.range as usize;
     // Runs in source order: the source is read front to back and the
     // writes spread over a few destination streams, which measured
     // faster than the reverse (one write stream, reads gathered from

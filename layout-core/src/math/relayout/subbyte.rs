@@ -86,7 +86,7 @@ pub(crate) fn choose(n: &Nest, w: usize) -> Option<RelayoutKernel> {
         }
     }
     if chunks_fit(n) {
-        return Some(RelayoutKernel::PackedChunks);
+        return Some(RelayoutKernel::Chunks);
     }
     transpose::each_box_whole(n, ROWS, COLS_HERE, &mut |_| {})
         .then_some(RelayoutKernel::PackedBlocks)
