@@ -99,7 +99,8 @@ pub use math::packed::{
     PackedElement, PackedFor, PackedNatural, PackedView, PackedViewLayout, PackedViewMut,
 };
 pub use math::relayout::{
-    relayout, relayout_bytes, RelayoutKernel, RelayoutLoop, RelayoutPlan, RelayoutSteps,
+    relayout, relayout_bytes, GeneralKernel, RelayoutKernel, RelayoutLoop, RelayoutPlan,
+    RelayoutSteps,
 };
 pub use math::view::{
     Element, LogicalIndices, NaturalElement, NaturalFor, TypedLayout, View, ViewLayout, ViewMut,

@@ -24,6 +24,7 @@ fn steps_of(from: &str, to: &str) -> RelayoutSteps {
 /// `describe` names.
 #[test]
 fn each_family_gets_its_kernel() {
+    use xla_layout::GeneralKernel;
     use xla_layout::RelayoutKernel::*;
     for (from, to, kernel) in [
         ("f32[512,1024]{1,0}", "f32[512,1024]{1,0:T(8,128)}", Runs),
@@ -270,6 +271,28 @@ fn each_family_gets_its_kernel() {
         let steps = plan.describe();
         assert_eq!(steps.kernel(), Some(kernel), "{from} -> {to}:\n{steps}");
         assert!(steps.to_string().contains(kernel.name()), "{steps}");
+        // The general kernel follows the shape of the box: runs need a
+        // run contiguous on both sides (copied whole, however the runs
+        // are ordered); a transpose needs the destination to continue
+        // along a loop the source does not continue along, with that
+        // run (units, sub-tiles) as one element where there is one.
+        let loops = steps.loops();
+        let unit = match loops.first() {
+            Some(l) if (l.src, l.dst) == (1, 1) => l.range,
+            _ => 1,
+        };
+        // (The run as one element: the loop that continues the
+        // destination past it, and whether the source continues there.)
+        let rest = if unit > 1 { &loops[1..] } else { loops };
+        let transposed = rest
+            .iter()
+            .min_by_key(|l| l.dst)
+            .is_some_and(|l| l.src != unit);
+        match kernel.general() {
+            GeneralKernel::Transpose => assert!(transposed, "{from} -> {to}:\n{steps}"),
+            GeneralKernel::Runs => assert!(unit > 1, "{from} -> {to}:\n{steps}"),
+            GeneralKernel::Strided => {}
+        }
         // Packed slots take a kernel of whole slots only as bytes.
         let packed = steps.slot_bytes().is_none();
         let whole_slots = matches!(kernel, Runs | Squares | Units);

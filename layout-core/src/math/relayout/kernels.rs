@@ -26,9 +26,51 @@ use super::staged;
 use super::transpose::{self, Whole};
 use super::tuning::{CHUNK_BLOCK_BYTES, SUB_TILES_LEAST, UNITS_LEAST};
 
+/// The three general kernels of a relayout: every [`RelayoutKernel`] is
+/// one of them ([`RelayoutKernel::general`]), with a move of its own
+/// inside (the micro-kernel chosen by element width, or a transform:
+/// sub-tiles, packing, nibbles, chunks through the stack).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GeneralKernel {
+    /// Runs contiguous on both sides, copied a run at a time
+    /// ([`RelayoutKernel::Runs`], [`RelayoutKernel::Pack`],
+    /// [`RelayoutKernel::Unpack`], [`RelayoutKernel::PackedRuns`]).
+    Runs,
+    /// A blocked transpose: the destination contiguous along one loop,
+    /// the source along another, moved in blocks that read and write
+    /// whole lines (every other kernel but the fallback).
+    Transpose,
+    /// The fallback, element by element ([`RelayoutKernel::Strided`]).
+    Strided,
+}
+
+impl GeneralKernel {
+    /// The general kernel's name: `runs`, `transpose` or `strided`.
+    ///
+    /// ```
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::GeneralKernel;
+    /// assert_eq!(GeneralKernel::Transpose.name(), "transpose");
+    /// ```
+    pub const fn name(self) -> &'static str {
+        match self {
+            GeneralKernel::Runs => "runs",
+            GeneralKernel::Transpose => "transpose",
+            GeneralKernel::Strided => "strided",
+        }
+    }
+}
+
+impl fmt::Display for GeneralKernel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// The kernel that copies one box of a relayout (see
 /// [`RelayoutPlan::describe`](super::RelayoutPlan::describe) and the
-/// relayout guide).
+/// relayout guide): one of the three general kernels
+/// ([`RelayoutKernel::general`]) with the move it makes inside.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum RelayoutKernel {
@@ -129,6 +171,42 @@ impl RelayoutKernel {
             RelayoutKernel::PackedRuns => "packed runs",
             RelayoutKernel::PackedBlocks => "packed blocks",
             RelayoutKernel::Chunks => "chunks",
+        }
+    }
+}
+
+impl RelayoutKernel {
+    /// The general kernel this kernel is one of: runs, a blocked
+    /// transpose, or the element-by-element fallback.
+    ///
+    /// ```
+    /// # use layout_core as xla_layout;
+    /// use xla_layout::{parse_array, GeneralKernel, RelayoutPlan};
+    /// // `bf16` rows into `(2,1)` sub-tiles: two rows woven into pairs,
+    /// // a transpose of two rows.
+    /// let a = parse_array("bf16[256,512]{1,0}").unwrap();
+    /// let b = parse_array("bf16[256,512]{1,0:T(8,128)(2,1)}").unwrap();
+    /// let kernel = RelayoutPlan::new(&a, &b).unwrap().describe().kernel().unwrap();
+    /// assert_eq!(kernel.general(), GeneralKernel::Transpose);
+    /// ```
+    pub const fn general(self) -> GeneralKernel {
+        match self {
+            RelayoutKernel::Runs
+            | RelayoutKernel::Pack
+            | RelayoutKernel::Unpack
+            | RelayoutKernel::PackedRuns => GeneralKernel::Runs,
+            RelayoutKernel::Strided => GeneralKernel::Strided,
+            RelayoutKernel::Units
+            | RelayoutKernel::SubTiles
+            | RelayoutKernel::Blocks
+            | RelayoutKernel::Squares
+            | RelayoutKernel::Weave
+            | RelayoutKernel::Split
+            | RelayoutKernel::NibbleSquares
+            | RelayoutKernel::NibblePairs
+            | RelayoutKernel::NibbleTranspose
+            | RelayoutKernel::PackedBlocks
+            | RelayoutKernel::Chunks => GeneralKernel::Transpose,
         }
     }
 }

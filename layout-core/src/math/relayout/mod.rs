@@ -55,7 +55,7 @@ use crate::plan::digits::DimDigits;
 use crate::plan::Plan;
 
 pub use describe::{RelayoutLoop, RelayoutSteps};
-pub use kernels::RelayoutKernel;
+pub use kernels::{GeneralKernel, RelayoutKernel};
 use modes::{Chain, Nest, Piece, CHAIN};
 use tuning::{PACKED_PAD_RUN_BYTES, PAD_RUN_BYTES};
 
