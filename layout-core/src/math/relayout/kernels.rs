@@ -1,8 +1,14 @@
-//! The copy loops of a relayout over slices of any `Copy` element: whole
-//! runs where both sides are contiguous, small transposed blocks where one
-//! side is contiguous along one loop and the other along another, strided
-//! steps otherwise. The nest's offsets are in bounds by construction
-//! (the plan checked both allocations against the slices).
+//! The kernels of a relayout over slices of any `Copy` element, and the
+//! one decision among them. There are three general kernels
+//! ([`GeneralKernel`]): runs where both sides are contiguous
+//! (`runs.rs`), a blocked transpose where the destination is contiguous
+//! along one loop and the source along another (here: the units and
+//! sub-tiles it moves as one element, and the blocks that move them,
+//! `transpose.rs`, `squares.rs`, `few.rs`, `chunks.rs`, `staged.rs`),
+//! and element by element otherwise (`strided.rs`). Each
+//! [`RelayoutKernel`] is one of them with its move inside. The nest's
+//! offsets are in bounds by construction (the plan checked both
+//! allocations against the slices).
 //!
 //! One function decides which kernel copies a box: [`choose`] (and
 //! [`choose_fixed`] for its transposes, also on elements changed on the
@@ -18,11 +24,12 @@ use core::fmt;
 
 use super::chunks;
 use super::few;
-use super::loops::{each, Fix, Same, Transposed};
+use super::loops::{Fix, Same, Transposed};
 use super::modes::{Mode, Nest};
 use super::runs;
 use super::squares::{self, blocks, tuned, Tuned};
 use super::staged;
+use super::strided::{any_box, strided};
 use super::transpose::{self, Whole};
 use super::tuning::{CHUNK_BLOCK_BYTES, SUB_TILES_LEAST, UNITS_LEAST};
 
@@ -625,18 +632,6 @@ fn fixed<T: Copy + 'static, X: Fix<T>>(kernel: RelayoutKernel, n: &Nest, src: &[
     }
 }
 
-/// Any box, element by element: strided steps, or its one element. What
-/// a kernel falls back to if it is handed a box it cannot take, which
-/// [`choose`] never does (a copy that is right, if slow, rather than a
-/// panic).
-pub(crate) fn any_box<T: Copy + 'static, X: Fix<T>>(n: &Nest, src: &[T], dst: &mut [T]) {
-    if n.loops().is_empty() {
-        dst[n.dst as usize] = X::fix(src[n.src as usize]);
-    } else {
-        strided::<T, X>(n, src, dst);
-    }
-}
-
 /// [`RelayoutKernel::Blocks`]: the general blocks of `transpose.rs`.
 fn general_blocks<T: Copy + 'static>(n: &Nest, src: &[T], dst: &mut [T]) {
     note(RelayoutKernel::Blocks);
@@ -650,38 +645,6 @@ fn general_blocks<T: Copy + 'static>(n: &Nest, src: &[T], dst: &mut [T]) {
     if !planned {
         any_box::<T, Same>(n, src, dst);
     }
-}
-
-/// [`RelayoutKernel::Strided`]: element by element along the first loop,
-/// under the others.
-fn strided<T: Copy + 'static, X: Fix<T>>(n: &Nest, src: &[T], dst: &mut [T]) {
-    note(RelayoutKernel::Strided);
-    // `choose_fixed` names strided steps only for a box with loops.
-    let (m0, rest) = (n.modes[0], &n.modes[1..n.len]);
-    let (r, ss, ds) = (m0.range as usize, m0.src as usize, m0.dst as usize);
-    each(rest, n.src, n.dst, |s, d| {
-        for i in 0..r {
-            dst[d + i * ds] = X::fix(src[s + i * ss]);
-        }
-    });
-}
-
-/// Calls `f(src, dst)` with the slot offsets of every element of one box
-/// (for the bit-level copies).
-pub(crate) fn each_slot(n: &Nest, mut f: impl FnMut(u64, u64)) {
-    let Some((m0, rest)) = n.modes[..n.len].split_first() else {
-        return f(n.src, n.dst);
-    };
-    // The innermost loop steps here, the others in `each`. Slot offsets
-    // fit in `usize`: the plan checked both allocations.
-    each(rest, n.src, n.dst, |s, d| {
-        let (mut s, mut d) = (s as u64, d as u64);
-        for _ in 0..m0.range {
-            f(s, d);
-            s = s.wrapping_add(m0.src);
-            d = d.wrapping_add(m0.dst);
-        }
-    });
 }
 
 #[cfg(test)]

@@ -39,6 +39,7 @@ mod simd;
 mod slabs;
 mod squares;
 mod staged;
+mod strided;
 mod subbyte;
 mod transpose;
 mod tuning;
@@ -701,7 +702,7 @@ impl RelayoutPlan {
         }
         let one_box = |n: &Nest, dst: &mut [u8]| {
             if !copy.nest(n, src, dst) {
-                kernels::each_slot(n, |s, d| copy.one(src, s, dst, d));
+                strided::each_slot(n, |s, d| copy.one(src, s, dst, d));
             }
         };
         match &self.how {
@@ -713,7 +714,7 @@ impl RelayoutPlan {
                 }
                 self.each_part(chains, &mut |k, n: &Nest| {
                     if !copy.nest_as(k, n, src, dst) {
-                        kernels::each_slot(n, |s, d| copy.one(src, s, dst, d));
+                        strided::each_slot(n, |s, d| copy.one(src, s, dst, d));
                     }
                 });
             }

@@ -120,8 +120,8 @@ fn slab(n: &Nest, first: u64, count: u64) -> Nest {
 
 #[cfg(test)]
 mod tests {
-    use super::super::kernels::each_slot;
     use super::super::modes::Nest;
+    use super::super::strided::each_slot;
     use super::super::How;
     use crate::{parse_array, RelayoutPlan};
 

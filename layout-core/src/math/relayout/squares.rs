@@ -7,10 +7,11 @@
 use core::ops::Range;
 
 use super::few::{split, split4, weave, weave4};
-use super::kernels::{any_box, note, RelayoutKernel};
+use super::kernels::{note, RelayoutKernel};
 use super::loops::{crowd_one_set, divisor_up_to, each, each_ahead, in_source_order, Fix};
 use super::modes::{Mode, Nest, MODES};
 use super::simd;
+use super::strided::any_box;
 use super::tuning::{
     AHEAD, CROWDED_ROWS, FETCH_BYTES, FETCH_ROWS, PASS, SQUARES_LEAST, SQUARES_RUN_BYTES,
     SQUARE_BYTES, SQUARE_ROWS,

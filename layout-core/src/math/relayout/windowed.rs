@@ -11,7 +11,7 @@
 //! `rayon` feature) allocates one window and fills it on rayon's threads.
 
 use super::modes::Nest;
-use super::{bits, kernels, mismatch, How, RelayoutPlan};
+use super::{bits, kernels, mismatch, strided, How, RelayoutPlan};
 use crate::base::error::{Error, RelayoutMismatch};
 
 impl RelayoutPlan {
@@ -341,7 +341,7 @@ impl RelayoutPlan {
                         if whole {
                             kernels::copy_nest(p, src, dst);
                         } else {
-                            kernels::each_slot(p, |s, d| {
+                            strided::each_slot(p, |s, d| {
                                 if (lo..hi).contains(&d) {
                                     dst[(d - lo) as usize] = src[s as usize];
                                 }
@@ -366,7 +366,7 @@ impl RelayoutPlan {
         }
         let one_box = |n: &Nest, d: &mut [u8]| {
             if !copy.nest(n, src, d) {
-                kernels::each_slot(n, |s, o| copy.one(src, s, d, o));
+                strided::each_slot(n, |s, o| copy.one(src, s, d, o));
             }
         };
         match &self.how {
@@ -392,7 +392,7 @@ impl RelayoutPlan {
                         if whole {
                             one_box(p, dst);
                         } else {
-                            kernels::each_slot(p, |s, d| {
+                            strided::each_slot(p, |s, d| {
                                 if (lo..hi).contains(&d) {
                                     copy.one(src, s, dst, d - lo);
                                 }
@@ -589,7 +589,7 @@ mod tests {
     /// Every `(src, dst)` of a nest, sorted.
     fn slots(n: &Nest) -> Vec<(u64, u64)> {
         let mut out = Vec::new();
-        super::kernels::each_slot(n, |s, d| out.push((s, d)));
+        super::strided::each_slot(n, |s, d| out.push((s, d)));
         out.sort_unstable();
         out
     }
