@@ -616,10 +616,6 @@ pub(crate) fn copy_fixed<T: Copy + 'static, X: Fix<T>>(n: &Nest, src: &[T], dst:
 /// `n`, on it.
 fn fixed<T: Copy + 'static, X: Fix<T>>(kernel: RelayoutKernel, n: &Nest, src: &[T], dst: &mut [T]) {
     match kernel {
-        RelayoutKernel::Runs if n.loops().is_empty() => {
-            note(RelayoutKernel::Runs);
-            dst[n.dst as usize] = X::fix(src[n.src as usize]);
-        }
         // (`choose_fixed` names the general blocks only for elements
         // copied as they are.)
         RelayoutKernel::Blocks if const { X::SAME } => general_blocks(n, src, dst),
@@ -627,7 +623,8 @@ fn fixed<T: Copy + 'static, X: Fix<T>>(kernel: RelayoutKernel, n: &Nest, src: &[
             blocks::<T, X>(n, src, dst)
         }
         RelayoutKernel::Strided => strided::<T, X>(n, src, dst),
-        // (`choose_fixed` names no other kernel.)
+        // (`choose_fixed` names no other kernel but runs, for a box of one
+        // element, which `any_box` copies.)
         _ => any_box::<T, X>(n, src, dst),
     }
 }

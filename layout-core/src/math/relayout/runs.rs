@@ -9,9 +9,10 @@
 //! their runs in `bits.rs` and `subbyte.rs`.
 
 use super::kernels::{note, RelayoutKernel};
-use super::loops::{self, divisor_up_to, each, in_source_order};
+use super::loops::{self, divisor_up_to, each, in_source_order, Same};
 use super::modes::{Mode, Nest, MODES};
 use super::simd;
+use super::strided::any_box;
 use super::tuning::{RUNS_AHEAD, TILE_RUNS, TILE_RUN_BYTES};
 
 /// [`RelayoutKernel::Runs`]: box `n`'s first loop is runs contiguous on
@@ -21,8 +22,7 @@ pub(crate) fn runs<T: Copy + 'static>(n: &Nest, src: &[T], dst: &mut [T]) {
     note(RelayoutKernel::Runs);
     let Some((m0, rest)) = n.loops().split_first() else {
         // A box of one element.
-        dst[n.dst as usize] = src[n.src as usize];
-        return;
+        return any_box::<T, Same>(n, src, dst);
     };
     let len = m0.range as usize;
     // Runs in source order: the source is read front to back and the
