@@ -289,9 +289,9 @@ fn main() {
             }
         }
         // The source's bytes over its elements' (padding, and the tiles
-        // a dimension of one fills): reads that hold no element.
-        let data =
-            a.element_count().unwrap() as f64 * f64::from(a.element_type().bit_width()) / 8.0;
+        // a dimension of one fills): reads that hold no element. An
+        // element takes its stored size (`pred` a byte, `E(4)` a nibble).
+        let data = a.element_count().unwrap() as f64 * a.element_size_in_bits() as f64 / 8.0;
         let pad = sb as f64 / data.max(1.0);
         let f1 = median(&mut tm).as_secs_f64() / median(&mut tr).as_secs_f64();
         let fl = median(&mut tm).as_secs_f64() / median(&mut tl).as_secs_f64();

@@ -12,6 +12,7 @@ use alloc::vec::Vec;
 use rayon::prelude::*;
 
 use super::modes::Nest;
+use super::tuning::PART_LINES;
 
 /// One part: a box with its outermost loop cut to a range, and the slots
 /// `lo..hi` of the destination it writes.
@@ -36,8 +37,9 @@ pub(crate) struct Part {
 /// Where a step of that loop moves less than a cache line of the source
 /// (`src_line` source slots), the parts are of whole lines, as many as
 /// make one part for each thread (the last shorter where the lines do not
-/// split evenly): cut finer, the parts read the same lines, or each a
-/// short stretch of every source row, and each transposes narrow columns.
+/// split evenly) and at least [`PART_LINES`] each: cut finer, the parts
+/// read the same lines, or each a short stretch of every source row, and
+/// each transposes narrow columns.
 pub(crate) fn parts(
     mut each_box: impl FnMut(&mut dyn FnMut(&Nest)),
     per_thread: u64,
@@ -81,11 +83,12 @@ pub(crate) fn parts(
         let least = if top.src < src_line {
             // Whole lines, as many for each part as make one part for
             // each thread (the last part shorter where the lines do not
-            // split evenly): every part starts at a whole line, and reads
-            // as long a stretch of each source row as it can.
+            // split evenly), and at least [`PART_LINES`]: every part
+            // starts at a whole line, and reads as long a stretch of each
+            // source row as it can.
             let line = src_line.div_ceil(top.src.max(1));
             let lines = top.range.div_ceil(line);
-            line.saturating_mul(lines.div_ceil(threads))
+            line.saturating_mul(lines.div_ceil(threads).max(PART_LINES))
         } else {
             1
         };
@@ -209,8 +212,8 @@ mod tests {
         // loop of 112 (8 a line), and a loop of 786 nibbles (128 a line,
         // which no number of whole lines splits evenly between two
         // threads). One part for each thread, each of whole lines (the
-        // last one shorter where the lines do not split evenly), so that
-        // every part starts at a whole line.
+        // last one shorter where the lines do not split evenly) and of
+        // at least two, so that every part starts at a whole line.
         let f16_rows = [(446, 77824, 1), (304, 256, 446), (256, 1, 135_584)];
         let s64_rows = [(61472, 112, 1), (112, 1, 61472)];
         let nibbles = [(256, 786, 1), (564, 201_216, 256), (786, 1, 144_384)];
@@ -221,18 +224,21 @@ mod tests {
         ] {
             let got = steps(loops, line);
             assert_eq!(got.iter().sum::<u64>(), range);
-            let want = line * range.div_ceil(line).div_ceil(threads);
+            let want = line * range.div_ceil(line).div_ceil(threads).max(PART_LINES);
             let (last, whole) = got.split_last().unwrap();
             assert!(whole.iter().all(|&s| s == want), "{got:?}");
             assert_eq!(*last, range - want * whole.len() as u64, "{got:?}");
             assert_eq!(got.len() as u64, range.div_ceil(want));
             assert!(got.len() as u64 <= threads, "{got:?}");
         }
-        // A loop of 32 `s32` (16 a line): parts of one line.
+        // A loop of 32 `s32` (16 a line): one part, not one of a line
+        // for each thread. A loop of 48 (three lines): two lines and one
+        // on two threads.
         let short = [(204_820, 32, 1), (32, 1, 204_820)];
-        let got = steps(&short, 16);
-        let want: &[u64] = if threads > 1 { &[16, 16] } else { &[32] };
-        assert_eq!(got, want);
+        assert_eq!(steps(&short, 16), [32]);
+        let three = [(204_820, 48, 1), (48, 1, 204_820)];
+        let want: &[u64] = if threads > 1 { &[32, 16] } else { &[48] };
+        assert_eq!(steps(&three, 16), want);
         // An outer loop whose steps are a line or more: four parts a
         // thread.
         let wide = [(16, 1, 1), (1000, 16, 16)];

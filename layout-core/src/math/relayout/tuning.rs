@@ -282,6 +282,19 @@ pub(crate) const FEW_LEAST: u64 = 16;
 /// 16 KiB, read once and written once).
 pub(crate) const FEW_PIECE: usize = 256;
 
+// Threads (`parallel.rs`).
+
+/// The fewest source lines a thread's part of the source's contiguous
+/// loop holds: parts of one line each read every other line of a row,
+/// and the hardware fetches lines in aligned pairs, so both threads read
+/// every line. `u32[32,64,27,73]` `{0,1,3,2:T(2,128)}` ->
+/// `{3,1,2,0:T(2,128)}` (rows of two lines, a line a thread) ran at
+/// 0.84x-0.87x of one thread on two in four runs of 3 to 9 rounds, as
+/// `s32[2,48,413,432]` and `f16[304,256,1,446]` had in parts of one line
+/// (see the relayout guide).
+#[cfg(feature = "rayon")]
+pub(crate) const PART_LINES: u64 = 2;
+
 // The destination's padding (`padding.rs`).
 
 /// The fewest bytes of elements between two runs of padding, on average,
