@@ -188,13 +188,13 @@ fn each_family_gets_its_kernel() {
         (
             "s4[64,256]{1,0:T(8,128)(2,1)E(4)}",
             "s4[64,256]{0,1:T(8,128)(2,1)E(4)}",
-            NibbleSquares,
+            SubTiles,
         ),
         // `(4,1)` quads against `(2,1)` pairs: units of 4 x 2 nibbles.
         (
             "s4[64,256]{1,0:T(8,128)(4,1)E(4)}",
             "s4[64,256]{0,1:T(16,128)(2,1)E(4)}",
-            NibbleSquares,
+            SubTiles,
         ),
         // `(4,1)` nibble quads: four rows woven into runs of 4-tuples and
         // split back (66 rows: a rest of 2 in a box of its own).
@@ -643,7 +643,7 @@ fn nibble_units_match_every_element() {
         ),
     ] {
         for (from, to) in [(from, to), (to, from)] {
-            assert_some_box_takes(from, to, |k| matches!(k, NibbleSquares));
+            assert_some_box_takes(from, to, |k| matches!(k, SubTiles));
             matches_slots(from, to);
         }
     }

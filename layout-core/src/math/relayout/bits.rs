@@ -195,7 +195,11 @@ impl Copier {
         let done = match kernel {
             RelayoutKernel::Pack => self.way() == Some(true) && self.pack(n, src, dst),
             RelayoutKernel::Unpack => self.way() == Some(false) && self.unpack(n, src, dst),
-            RelayoutKernel::NibbleSquares => self.nibble_squares(n, src, dst),
+            // Sub-tiles of whole bytes (`choose` names the kernel of
+            // whole slots for those), else of nibbles.
+            RelayoutKernel::SubTiles => {
+                self.as_bytes(kernel, n, src, dst) || self.nibble_squares(n, src, dst)
+            }
             RelayoutKernel::NibblePairs => self.nibble_pairs(n, src, dst),
             RelayoutKernel::NibbleTranspose => self.nibble_transpose(n, src, dst),
             // (`subbyte::copy` tells its runs from its blocks by the tests
@@ -351,7 +355,7 @@ impl Copier {
         }
         if self.per_byte(n) == Some(2) && n.len >= 2 {
             if nibble_units::units(n).is_some() {
-                return Some(RelayoutKernel::NibbleSquares);
+                return Some(RelayoutKernel::SubTiles);
             }
             if let Some((m0, m1)) = self.nibble_shape(n) {
                 if let Some((weave, _)) = Self::pairs_way(&m0, &m1) {

@@ -89,7 +89,10 @@ pub enum RelayoutKernel {
     /// wider element each.
     Units,
     /// `(2,1)` or `(4,1)` sub-tiles transposed on both sides, moved in
-    /// blocks and transposed on the way.
+    /// blocks as one unit each and transposed on the way: `K` x `K`
+    /// one- or two-byte elements, or `E(4)` units of 2 x 2 to 4 x 4
+    /// nibbles (`(2,1)` pairs or `(4,1)` quads on either side, whole bytes
+    /// on both), whose nibbles a few shifts and masks transpose.
     SubTiles,
     /// The general transposed blocks: rows where the destination is
     /// contiguous, columns where the source is, any loops serving either
@@ -121,11 +124,6 @@ pub enum RelayoutKernel {
     /// The inverse of [`RelayoutKernel::Pack`]: `E(n)` slots into a byte
     /// each (sign-extended for signed types).
     Unpack,
-    /// `E(4)` sub-tiles transposed against each other (`(2,1)` pairs or
-    /// `(4,1)` quads on either side): units of 2 x 2 to 4 x 4 nibbles,
-    /// whole bytes on both sides, each unit's nibbles transposed on the
-    /// way.
-    NibbleSquares,
     /// `E(4)` `(2,1)` nibble pairs: two rows woven into one run of pairs,
     /// or one run split into two rows (where a row or the run starts
     /// inside a byte, shifted by a nibble on the way); and tuples of 4
@@ -172,7 +170,6 @@ impl RelayoutKernel {
             RelayoutKernel::Strided => "strided",
             RelayoutKernel::Pack => "pack",
             RelayoutKernel::Unpack => "unpack",
-            RelayoutKernel::NibbleSquares => "nibble squares",
             RelayoutKernel::NibblePairs => "nibble pairs",
             RelayoutKernel::NibbleTranspose => "nibble transpose",
             RelayoutKernel::PackedRuns => "packed runs",
@@ -209,7 +206,6 @@ impl RelayoutKernel {
             | RelayoutKernel::Squares
             | RelayoutKernel::Weave
             | RelayoutKernel::Split
-            | RelayoutKernel::NibbleSquares
             | RelayoutKernel::NibblePairs
             | RelayoutKernel::NibbleTranspose
             | RelayoutKernel::PackedBlocks

@@ -1,5 +1,9 @@
-//! [`RelayoutKernel::NibbleSquares`](super::RelayoutKernel::NibbleSquares):
-//! `E(4)` sub-tiles transposed against each other. Where a box's two
+//! [`RelayoutKernel::SubTiles`](super::RelayoutKernel::SubTiles) on
+//! nibbles: `E(4)` sub-tiles transposed against each other, the same
+//! copy of units (`kernels::unit_nest`, `kernels::copy_fixed`) as the
+//! sub-tiles of whole slots, with the nibbles' own transpose of each
+//! unit ([`Unit`], as [`Transposed`](super::loops::Transposed) is for
+//! elements). Where a box's two
 //! innermost loops are `A` nibbles contiguous in the source (a `(2,1)`
 //! or `(4,1)` sub-tile's rows) and `B` contiguous in the destination,
 //! each continuing the other (`B` steps of `A` in the source, `A` steps
