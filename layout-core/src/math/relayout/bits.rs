@@ -14,7 +14,7 @@ use super::nibble_block::NibbleBlock;
 use super::nibble_units;
 use super::simd;
 use super::subbyte;
-use super::tuning::{CHUNK_PAIRS_RUN, NIBBLE_RUN, NIBBLE_TUPLES_RUN};
+use super::tuning::{CHUNK_PAIRS_RUN, NIBBLE_RUN, NIBBLE_TUPLES, NIBBLE_TUPLES_RUN, QUAD_PIECE};
 use crate::base::element::ElementType;
 
 /// Low `w` bits set.
@@ -702,12 +702,9 @@ fn unweave_run<const SIGNED: bool>(from: &[u8], a: &mut [u8], b: &mut [u8]) {
     }
 }
 
-/// Tuples a piece of [`Copier::pairs_at_any_phase`] takes at a time.
-const PAIRS: usize = 256;
-
 /// [`Copier::pairs_at_any_phase`] for tuples of `2 * H` nibbles (`H`
 /// bytes): `len` of them woven from (`way`) or split into `2 * H` rows
-/// `row` apart, under the loops `outer`, a piece of [`PAIRS`] at a time.
+/// `row` apart, under the loops `outer`, a piece of [`NIBBLE_TUPLES`] at a time.
 #[allow(clippy::too_many_arguments)]
 fn tuples_any_phase<const H: usize>(
     way: bool,
@@ -718,16 +715,16 @@ fn tuples_any_phase<const H: usize>(
     src: &[u8],
     dst: &mut [u8],
 ) {
-    let (mut a, mut b) = ([0u8; PAIRS / 2], [0u8; PAIRS / 2]);
-    let mut bytes = [[0u8; PAIRS]; H];
-    let mut run = [[0u8; H]; PAIRS];
+    let (mut a, mut b) = ([0u8; NIBBLE_TUPLES / 2], [0u8; NIBBLE_TUPLES / 2]);
+    let mut bytes = [[0u8; NIBBLE_TUPLES]; H];
+    let mut run = [[0u8; H]; NIBBLE_TUPLES];
     let k2 = 2 * H;
     // (Pairs, `H` = 1, are their own row of bytes: no bytes to weave or
     // split.)
     if way {
         each(outer, n.src, n.dst, |s, d| {
-            for at in (0..len).step_by(PAIRS) {
-                let p = PAIRS.min(len - at);
+            for at in (0..len).step_by(NIBBLE_TUPLES) {
+                let p = NIBBLE_TUPLES.min(len - at);
                 let half = p.div_ceil(2);
                 for (q, x) in bytes.iter_mut().enumerate() {
                     let r = s + 2 * q * row + at;
@@ -750,8 +747,8 @@ fn tuples_any_phase<const H: usize>(
         });
     } else {
         each(outer, n.src, n.dst, |s, d| {
-            for at in (0..len).step_by(PAIRS) {
-                let p = PAIRS.min(len - at);
+            for at in (0..len).step_by(NIBBLE_TUPLES) {
+                let p = NIBBLE_TUPLES.min(len - at);
                 let half = p.div_ceil(2);
                 // The piece's bytes: read where they are when it starts on
                 // a whole byte, else shifted into `run`.
@@ -789,10 +786,6 @@ fn tuples_any_phase<const H: usize>(
         });
     }
 }
-
-/// Nibbles a piece of [`weave_quads`] and [`split_quads`] takes at a
-/// time (a byte of each on the stack, twice).
-const QUAD_PIECE: usize = 256;
 
 /// Four rows of `nibbles` nibbles (from byte `s` of `src`, `row` bytes
 /// apart) woven into `out`, 2 bytes per 4-tuple (the `(4,1)` sub-tile of

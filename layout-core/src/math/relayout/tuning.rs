@@ -295,6 +295,20 @@ pub(crate) const FEW_PIECE: usize = 256;
 #[cfg(feature = "rayon")]
 pub(crate) const PART_LINES: u64 = 2;
 
+// Nibble pairs and tuples at any phase (`bits.rs`).
+
+/// The tuples of nibbles (`(2,1)` pairs, `(4,1)` quads, eights) that
+/// `Copier::pairs_at_any_phase` weaves or splits at a time: each row's
+/// piece unpacked to whole bytes on the stack, then the tuples, 2 KiB in
+/// all at eights, in the L1 with the lines they came from (as
+/// [`FEW_PIECE`] for whole slots).
+pub(crate) const NIBBLE_TUPLES: usize = 256;
+
+/// The nibbles `bits::weave_quads` and `bits::split_quads` take at a
+/// time: a byte for each of them on the stack, twice (512 bytes), in
+/// the L1 with the rows they came from.
+pub(crate) const QUAD_PIECE: usize = 256;
+
 // The destination's padding (`padding.rs`).
 
 /// The fewest bytes of elements between two runs of padding, on average,
