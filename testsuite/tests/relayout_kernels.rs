@@ -48,6 +48,24 @@ fn each_family_gets_its_kernel() {
             "f16[16,300,1]{1,2,0:T(4,128)(2,1)}",
             Blocks,
         ),
+        // Every fourth destination slot (`(4,1)` quads of a dimension of
+        // one) in another order than the source's: a transpose, in the
+        // blocks' order. In the same order, strided steps.
+        (
+            "u8[64,1,300]{0,2,1:T(8,128)(4,1)}",
+            "u8[64,1,300]{2,1,0:T(8,128)(4,1)}",
+            Blocks,
+        ),
+        (
+            "pred[40,36,1,128]{3,1,0,2:T(8,128)}",
+            "pred[40,36,1,128]{1,2,0,3:T(8,128)(4,1)}",
+            Blocks,
+        ),
+        (
+            "s16[3000,1]{1,0}",
+            "s16[3000,1]{0,1:T(8,128)(2,1)}",
+            Strided,
+        ),
         (
             "bf16[256,512]{1,0}",
             "bf16[256,512]{1,0:T(8,128)(2,1)}",
@@ -275,7 +293,10 @@ fn each_family_gets_its_kernel() {
         // run contiguous on both sides (copied whole, however the runs
         // are ordered); a transpose needs the destination to continue
         // along a loop the source does not continue along, with that
-        // run (units, sub-tiles) as one element where there is one.
+        // run (units, sub-tiles) as one element where there is one, or
+        // (a destination of every other or every fourth slot) the
+        // source to take the loops in another order than the
+        // destination.
         let loops = steps.loops();
         let unit = match loops.first() {
             Some(l) if (l.src, l.dst) == (1, 1) => l.range,
@@ -284,10 +305,12 @@ fn each_family_gets_its_kernel() {
         // (The run as one element: the loop that continues the
         // destination past it, and whether the source continues there.)
         let rest = if unit > 1 { &loops[1..] } else { loops };
-        let transposed = rest
-            .iter()
-            .min_by_key(|l| l.dst)
-            .is_some_and(|l| l.src != unit);
+        let reordered = rest.windows(2).any(|w| w[0].src > w[1].src);
+        let transposed = reordered
+            || rest
+                .iter()
+                .min_by_key(|l| l.dst)
+                .is_some_and(|l| l.src != unit);
         match kernel.general() {
             GeneralKernel::Transpose => assert!(transposed, "{from} -> {to}:\n{steps}"),
             GeneralKernel::Runs => assert!(unit > 1, "{from} -> {to}:\n{steps}"),

@@ -425,8 +425,19 @@ fn choose_fixed(n: &Nest, size: usize, same: bool) -> RelayoutKernel {
     // dimension of one, whose pairs are half padding): the general blocks
     // still walk it in blocks, element by element (`f16` `(2,1)` tilings
     // of 158 x 109625: strided steps 0.055x of memcpy, the blocks' order
-    // 0.23x for the same lines).
-    if same && m0.dst == 2 && m0.src > 2 {
+    // 0.23x for the same lines). So too a box whose destination is every
+    // other or every fourth slot innermost (`(2,1)` or `(4,1)` sub-tiles
+    // of a dimension of one) and whose loops the source takes in another
+    // order: a transpose, which strided steps walk in the destination's
+    // order, a source line for each element. Where the next loop is the
+    // source's run, the strided steps gather the next slots of the same
+    // rows from the same lines, and keep the box (the relayout guide,
+    // "Strided destinations").
+    let in_order = n.loops().windows(2).all(|w| w[0].src <= w[1].src);
+    let rows = n.loops().get(1).is_some_and(|m1| m1.src == 1);
+    let half = m0.dst == 2 && m0.src > 2;
+    let sub_tiles = matches!(m0.dst, 2 | 4) && m0.src != m0.dst && !in_order && !rows;
+    if same && (half || sub_tiles) {
         let (pm, qm) = transpose::sides(size);
         if transpose::each_box(n, pm, qm, &mut |_| {}) {
             return RelayoutKernel::Blocks;
