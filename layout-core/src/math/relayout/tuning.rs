@@ -285,9 +285,9 @@ pub(crate) const FEW_PIECE: usize = 256;
 // Threads (`parallel.rs`).
 
 /// The fewest source lines a thread's part of the source's contiguous
-/// loop holds: parts of one line each read every other line of a row,
-/// and the hardware fetches lines in aligned pairs, so both threads read
-/// every line. `u32[32,64,27,73]` `{0,1,3,2:T(2,128)}` ->
+/// loop holds: in parts of one line, neighbouring parts take the two
+/// lines of an aligned pair, which the hardware fetches together, so both
+/// threads read every line. `u32[32,64,27,73]` `{0,1,3,2:T(2,128)}` ->
 /// `{3,1,2,0:T(2,128)}` (rows of two lines, a line a thread) ran at
 /// 0.84x-0.87x of one thread on two in four runs of 3 to 9 rounds, as
 /// `s32[2,48,413,432]` and `f16[304,256,1,446]` had in parts of one line
@@ -299,8 +299,8 @@ pub(crate) const PART_LINES: u64 = 2;
 
 /// The tuples of nibbles (`(2,1)` pairs, `(4,1)` quads, eights) that
 /// `Copier::pairs_at_any_phase` weaves or splits at a time: each row's
-/// piece unpacked to whole bytes on the stack, then the tuples, 2 KiB in
-/// all at eights, in the L1 with the lines they came from (as
+/// piece unpacked to whole bytes on the stack, then the tuples, about
+/// 2 KiB in all at eights, in the L1 with the lines they came from (as
 /// [`FEW_PIECE`] for whole slots).
 pub(crate) const NIBBLE_TUPLES: usize = 256;
 
